@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SQLCipherManager",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
+        .executable(name: "LoginDemo", targets: ["LoginDemo"]),
+    ],
+    targets: [
+        // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
+        .systemLibrary(
+            name: "CSQLCipher",
+            pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
+        ),
+        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher"]),
+        .executableTarget(
+            name: "LoginDemo",
+            dependencies: ["SQLCipherManager"],
+            path: "Examples/LoginDemo"
+        ),
+        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

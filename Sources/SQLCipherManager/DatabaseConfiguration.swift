@@ -1,0 +1,26 @@
+// MARK: - DatabaseConfiguration
+
+/// How a ``DatabaseManager`` opens its connection.
+public struct DatabaseConfiguration: Sendable {
+    /// Cipher settings applied after the key (`kdf_iter`, `cipher_page_size`, `cipher_use_hmac`…).
+    public var cipher: CipherOptions
+    /// How long a statement waits for another connection's lock: `sqlite3_busy_timeout`.
+    public var busyTimeout: Double
+    /// `PRAGMA foreign_keys = ON` on every connection (the original did this too).
+    public var foreignKeys: Bool
+    /// The rule passwords must satisfy.
+    public var passwordPolicy: PasswordPolicy
+
+    /// Creates a configuration.
+    public init(
+        cipher: CipherOptions = CipherOptions(),
+        busyTimeout: Double = 5,
+        foreignKeys: Bool = true,
+        passwordPolicy: PasswordPolicy = .default
+    ) {
+        self.cipher = cipher
+        self.busyTimeout = busyTimeout
+        self.foreignKeys = foreignKeys
+        self.passwordPolicy = passwordPolicy
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+// MARK: - Create and open
+
+extension DatabaseManager {
+    /// Creates a new encrypted database keyed with `password` and opens it.
+    ///
+    /// The password is checked against the ``PasswordPolicy``, normalised to NFC and given to
+    /// SQLCipher as bytes (`sqlite3_key`). The file is built beside the target and linked into
+    /// place only once it is complete and its header is verified to be encrypted, so a crash
+    /// never leaves a half-made database at the path. Fires `didCreateDatabase`, then runs the
+    /// ``schemaMigrator``.
+    ///
+    /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when a file is there (it is
+    ///   never overwritten), ``DatabaseManagerError/invalidPassword(reason:)``, and the other
+    ///   ``DatabaseManagerError`` cases.
+    public func create(password: String) throws {
+        try locked {
+            try configuration.passwordPolicy.validate(password)
+            try openFlow(key: SecretBytes(password: password), creating: true)
+        }
+    }
+
+    /// Opens an existing encrypted database with `password`. Never creates a file.
+    ///
+    /// Fires `didOpenDatabase`, then runs the ``schemaMigrator``. A wrong password leaves the
+    /// manager closed and the file untouched.
+    ///
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` for a wrong
+    ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
+    ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…
+    public func open(password: String) throws {
+        try locked {
+            try configuration.passwordPolicy.validate(password)
+            try openFlow(key: SecretBytes(password: password), creating: false)
+        }
+    }
+
+    /// Creates a new database keyed with a raw 32-byte key, used as the AES key without PBKDF2
+    /// (SQLCipher's `x'…'` key form, given through `sqlite3_key`).
+    ///
+    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
+    public func create(rawKey: Data) throws {
+        try locked { try openFlow(key: Self.rawKeyMaterial(rawKey), creating: true) }
+    }
+
+    /// Opens an existing database with a raw 32-byte key.
+    ///
+    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
+    public func open(rawKey: Data) throws {
+        try locked { try openFlow(key: Self.rawKeyMaterial(rawKey), creating: false) }
+    }
+
+    /// Opens the database with the key cached by the last successful create, open or rekey
+    /// (the original's `openDatabaseWithCachedPassword`).
+    public func openWithCachedKey() throws {
+        try locked {
+            guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
+            try openFlow(key: key, creating: false)
+        }
+    }
+
+    /// Closes the connection and opens it again with the cached key (the original's `reopenDatabase:`).
+    public func reopen() throws {
+        try locked {
+            guard cachedKey != nil else { throw DatabaseManagerError.noCachedKey }
+            closeConnection()
+            try openWithCachedKey()
+        }
+    }
+
+    // MARK: - Flow
+
+    static func rawKeyMaterial(_ rawKey: Data) throws -> SecretBytes {
+        guard rawKey.count == 32 else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
+        return SecretBytes(rawKey: rawKey)
+    }
+
+    /// The shared create/open path: connect, install, fire the event, migrate.
+    private func openFlow(key: SecretBytes, creating: Bool) throws {
+        guard database == nil else { throw DatabaseManagerError.alreadyOpen }
+        let connection: Connection
+        do {
+            let path = try requirePath()
+            if creating {
+                connection = try createFile(path: path, key: key)
+            } else {
+                if let fileError = Self.diagnoseFile(path: path) { throw fileError }
+                connection = try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
+                do { try Self.checkFileLength(connection, path: path) } catch { connection.close(); throw error }
+            }
+        } catch {
+            let error = Self.diagnose(error, path: databasePath ?? "")
+            if error.isReportable { notify { $0.databaseManager(self, didEncounterDatabaseError: error) } }
+            throw error
+        }
+        database = Database(connection: connection)
+        cachedKey = key
+        notify { creating ? $0.databaseManagerDidCreateDatabase(self) : $0.databaseManagerDidOpenDatabase(self) }
+        if let migrator = schemaMigrator, database != nil {
+            do { try migrate(using: migrator) } catch { closeConnection(); throw error }
+        }
+    }
+
+    /// Builds the database in `<path>-creating`, checks its header is encrypted, then links it
+    /// to `path` (which fails rather than replace a file) and opens it.
+    private func createFile(path: String, key: SecretBytes) throws -> Connection {
+        switch DatabaseFile(path: path).kind() {
+        case .missing: break
+        case .parentMissing: throw DatabaseManagerError.parentDirectoryMissing(path: path)
+        case .directory: throw DatabaseManagerError.isDirectory(path: path)
+        default: throw DatabaseManagerError.fileAlreadyExists(path: path)
+        }
+        let directory = DatabaseFile(path: path).directory
+        guard FileSystem.isWritable(directory) else {
+            throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
+        }
+        let staging = path + "-creating"
+        try removeStaging(staging)
+        do {
+            let connection = try Self.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
+            defer { connection.close() }
+            try Database(connection: connection).execute("PRAGMA user_version = 0")
+        } catch {
+            try? removeStaging(staging)
+            throw Self.diagnose(error, path: path)
+        }
+        do {
+            guard !DatabaseFile(path: staging).isPlaintextSQLite else {
+                throw DatabaseManagerError.encryptionNotActive(path: path)
+            }
+            try FileSystem.sync(staging)
+            try FileSystem.link(staging, to: path)
+        } catch {
+            try? removeStaging(staging)
+            throw Self.diagnose(error, path: path)
+        }
+        try? removeStaging(staging)
+        try? FileSystem.sync(directory)
+        return try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
+    }
+
+    private func removeStaging(_ staging: String) throws {
+        for suffix in ["", "-journal", "-wal", "-shm"] {
+            try FileSystem.remove(staging + suffix)
+        }
+    }
+}

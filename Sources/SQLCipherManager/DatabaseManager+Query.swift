@@ -1,0 +1,51 @@
+// MARK: - Queries
+
+extension DatabaseManager {
+    /// Runs `body` with the open database, holding the manager's lock for its whole duration so
+    /// no other thread interleaves statements.
+    ///
+    /// - Throws: ``DatabaseManagerError/notOpen`` when closed, or what `body` throws
+    ///   (statements throw ``SQLiteError``).
+    public func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        try locked { try body(try requireDatabase()) }
+    }
+
+    /// Runs `body` in a transaction (see ``Database/transaction(_:_:)``): commit on return,
+    /// rollback on throw, savepoints when nested.
+    public func transaction<T>(
+        _ kind: Database.TransactionKind = .deferred, _ body: (Database) throws -> T
+    ) throws -> T {
+        try withDatabase { try $0.transaction(kind, body) }
+    }
+
+    /// Runs one statement with bound arguments.
+    public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
+        let values = arguments.map { $0?.databaseValue ?? .null }
+        try withDatabase { try $0.execute(sql, arguments: values) }
+    }
+
+    /// Runs a script of several statements, without arguments.
+    public func executeScript(_ sql: String) throws {
+        try withDatabase { try $0.executeScript(sql) }
+    }
+
+    /// Every row of a query.
+    public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
+        let values = arguments.map { $0?.databaseValue ?? .null }
+        return try withDatabase { try $0.fetchAll(sql, arguments: values) }
+    }
+
+    /// The first row of a query, or `nil`.
+    public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
+        let values = arguments.map { $0?.databaseValue ?? .null }
+        return try withDatabase { try $0.fetchOne(sql, arguments: values) }
+    }
+
+    /// The first column of the first row as a Swift type, or `nil`.
+    public func scalar<T: DatabaseValueConvertible>(
+        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
+    ) throws -> T? {
+        let values = arguments.map { $0?.databaseValue ?? .null }
+        return try withDatabase { try $0.fetchOne(sql, arguments: values).flatMap { $0.value(0, as: T.self) } }
+    }
+}

@@ -1,0 +1,72 @@
+// MARK: - Schema version and migration
+
+extension DatabaseManager {
+    /// The schema version stored in the file: `PRAGMA user_version` (the original's `schemaVersion`).
+    public var schemaVersion: Int {
+        get throws { try withDatabase { try $0.schemaVersion() } }
+    }
+
+    /// Sets the schema version: `PRAGMA user_version = N`.
+    public func setSchemaVersion(_ version: Int) throws {
+        try withDatabase { try $0.setSchemaVersion(version) }
+    }
+
+    /// Hands the open database to a schema migrator when its `user_version` differs from the
+    /// migrator's target — what the original's delegate did by hand in `didOpenDatabase`.
+    ///
+    /// Fires `willMigrateSchema(from:to:)` then `didMigrateSchema(from:to:)`; on failure fires
+    /// `didEncounterDatabaseError` once and throws. A file whose version is above the target is
+    /// refused untouched with ``DatabaseManagerError/schemaVersionTooNew(found:supported:)``.
+    public func migrate(using migrator: any SchemaMigrator) throws {
+        try locked {
+            let db = try requireDatabase()
+            let target = migrator.targetVersion
+            do {
+                let found = try db.schemaVersion()
+                guard found != target else { return }
+                guard found < target else {
+                    throw DatabaseManagerError.schemaVersionTooNew(found: found, supported: target)
+                }
+                notify { $0.databaseManager(self, willMigrateSchemaFrom: found, to: target) }
+                try runMigrator(migrator, on: db, from: found)
+                notify { $0.databaseManager(self, didMigrateSchemaFrom: found, to: target) }
+            } catch {
+                let error = Self.diagnose(error, path: databasePath ?? "")
+                notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+                throw error
+            }
+        }
+    }
+
+    /// Runs the migrator and checks it reached its target.
+    private func runMigrator(_ migrator: any SchemaMigrator, on db: Database, from found: Int) throws {
+        let target = migrator.targetVersion
+        do {
+            try migrator.migrate(db, from: found)
+        } catch let step as MigrationStepError {
+            throw DatabaseManagerError.migrationFailed(
+                version: step.version, lastGoodVersion: step.lastGoodVersion, underlying: step.underlying)
+        } catch {
+            let now = (try? db.schemaVersion()) ?? found
+            throw DatabaseManagerError.migrationFailed(version: target, lastGoodVersion: now, underlying: error)
+        }
+        let reached = try db.schemaVersion()
+        guard reached == target else {
+            throw DatabaseManagerError.migrationFailed(
+                version: target, lastGoodVersion: reached,
+                underlying: SchemaMigratorIncomplete(reached: reached, target: target))
+        }
+    }
+}
+
+/// A migrator returned without setting `user_version` to its target.
+public struct SchemaMigratorIncomplete: Error, Sendable, CustomStringConvertible {
+    /// The version the migrator left.
+    public let reached: Int
+    /// The version it should have reached.
+    public let target: Int
+
+    public var description: String {
+        "the migrator returned at user_version \(reached) instead of its target \(target)"
+    }
+}

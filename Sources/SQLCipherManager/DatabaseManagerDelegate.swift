@@ -1,0 +1,46 @@
+// MARK: - DatabaseManagerDelegate
+
+/// Receives a ``DatabaseManager``'s events. Every method has a default implementation that
+/// does nothing, so implement only what you need.
+///
+/// Methods are called synchronously on the thread that ran the flow, while the manager holds
+/// its (recursive) lock: a delegate may call back into the manager — read
+/// ``DatabaseManager/schemaVersion``, run a query, hand off to a migrator — without deadlock.
+/// Each event fires exactly once per flow, in this order:
+///
+/// - create: `didCreateDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
+/// - open: `didOpenDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
+/// - a failed create/open/migration (not a wrong or invalid password): `didEncounterDatabaseError`
+/// - rekey: `willRekeyDatabase` → `didRekeyDatabase`, or `willRekeyDatabase` → `didEncounterRekeyError`
+public protocol DatabaseManagerDelegate: AnyObject, Sendable {
+    /// A new database file was created and is open (the original's `didCreateDatabase`).
+    func databaseManagerDidCreateDatabase(_ manager: DatabaseManager)
+    /// An existing database file was unlocked and is open (the original's `didOpenDatabase`).
+    func databaseManagerDidOpenDatabase(_ manager: DatabaseManager)
+    /// A rekey is about to start (`sqlCipherManagerWillRekeyDatabase`).
+    func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager)
+    /// A rekey succeeded (`sqlCipherManagerDidRekeyDatabase`; unlike the original, not sent on failure).
+    func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager)
+    /// A rekey failed; the database is intact and still opens with the old password (`didEncounterRekeyError`).
+    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError)
+    /// A create, open or migration failed for a reason other than the password (`didEncounterDatabaseError:`,
+    /// which the original declared but never sent).
+    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError)
+    /// The schema migrator is about to move the schema (`PRAGMA user_version`) from one version to another.
+    func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
+    /// The schema migrator moved the schema from one version to another.
+    func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
+}
+
+// MARK: - Default implementations
+
+extension DatabaseManagerDelegate {
+    public func databaseManagerDidCreateDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) {}
+    public func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {}
+    public func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {}
+    public func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+    public func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+// MARK: - DatabaseManagerError
+
+/// Why a ``DatabaseManager`` flow (create, open, rekey, migrate…) failed.
+///
+/// Every case says what happened to which file and what to do next. None of them ever
+/// carries a password or a key. When a case wraps a ``SQLiteError``, the C library's code and
+/// message are kept for diagnosis.
+public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The manager has no database URL: set ``DatabaseManager/databaseURL`` first.
+    case notConfigured
+    /// The password does not satisfy the manager's ``PasswordPolicy``.
+    case invalidPassword(reason: String)
+    /// A raw key must be exactly 32 bytes (`PRAGMA key = "x'…'"` semantics).
+    case invalidKeyLength(Int)
+    /// An option value is out of range (for example a page size that is not a power of two).
+    case invalidOption(name: String, reason: String)
+    /// The linked SQLCipher is too old for an option (it would silently ignore the pragma).
+    case unsupportedOption(name: String, requires: SQLCipherVersion, linked: SQLCipherVersion)
+    /// The process is not linked against SQLCipher: `PRAGMA cipher_version` returned nothing.
+    case sqlcipherNotLinked
+    /// Encryption was not active on a file this manager created (its header is plaintext).
+    case encryptionNotActive(path: String)
+    /// A database is already open on this manager: close it first.
+    case alreadyOpen
+    /// No database is open on this manager: open or create it first.
+    case notOpen
+    /// `open` found no file at the path. `open` never creates one.
+    case fileNotFound(path: String)
+    /// `create` found a file at the path. `create` never overwrites one.
+    case fileAlreadyExists(path: String)
+    /// The path names a folder, not a file.
+    case isDirectory(path: String)
+    /// The folder that should hold the database does not exist.
+    case parentDirectoryMissing(path: String)
+    /// The file is a plaintext (unencrypted) SQLite database.
+    case plaintextDatabase(path: String)
+    /// The file is encrypted (or not a database) where a plaintext SQLite database was expected.
+    case notPlaintextDatabase(path: String)
+    /// The key did not decrypt the file: wrong password, or other cipher settings (kdf_iter,
+    /// page size, HMAC, SQLCipher major version) than the ones it was written with.
+    case incorrectPasswordOrSettings(path: String)
+    /// The file cannot be an SQLCipher database (empty, too short, or an impossible size).
+    case notADatabase(path: String, reason: String)
+    /// The file decrypted but its content is damaged (SQLCipher's HMAC check failed, or a
+    /// page is missing).
+    case corrupt(path: String, underlying: SQLiteError?)
+    /// The operating system refused access to the file or its folder.
+    case permissionDenied(path: String, underlying: SQLiteError?)
+    /// The disk or the process's file size limit is full.
+    case diskFull(path: String, underlying: SQLiteError?)
+    /// An input/output error occurred.
+    case ioError(path: String, underlying: SQLiteError?)
+    /// No password is cached: open the database with a password first.
+    case noCachedKey
+    /// The file's schema (`PRAGMA user_version`) is newer than this app understands.
+    case schemaVersionTooNew(found: Int, supported: Int)
+    /// A schema migration step failed; the database stays at `lastGoodVersion`.
+    case migrationFailed(version: Int, lastGoodVersion: Int, underlying: any Error)
+    /// A statement failed.
+    case sqlite(SQLiteError)
+
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .notConfigured:
+            return "No database path is set. Set databaseURL on the manager before creating or opening."
+        case .invalidPassword(let reason):
+            return "The password is not valid: \(reason). Choose another password."
+        case .invalidKeyLength(let count):
+            return "A raw key must be exactly 32 bytes; this one has \(count). Pass 32 random bytes."
+        case .invalidOption(let name, let reason):
+            return "The option \(name) is invalid: \(reason). Fix the value in CipherOptions."
+        case .unsupportedOption(let name, let requires, let linked):
+            return "The option \(name) needs SQLCipher \(requires) or later, but SQLCipher \(linked) is linked "
+                + "(it would silently ignore it). Remove the option or link a newer SQLCipher."
+        case .sqlcipherNotLinked:
+            return "The process is not linked against SQLCipher (PRAGMA cipher_version returned nothing), "
+                + "so data would be written unencrypted. Link libsqlcipher instead of libsqlite3."
+        case .encryptionNotActive(let path):
+            return "The database created at \(path) is not encrypted. Check that SQLCipher, not SQLite, is linked."
+        case .alreadyOpen:
+            return "A database is already open on this manager. Close it first."
+        case .notOpen:
+            return "No database is open. Open or create the database first."
+        case .fileNotFound(let path):
+            return "No database file at \(path). Create it, or check the path."
+        case .fileAlreadyExists(let path):
+            return "A file already exists at \(path). Open it instead, or choose another path."
+        case .isDirectory(let path):
+            return "\(path) is a folder, not a database file. Give the path of a file."
+        case .parentDirectoryMissing(let path):
+            return "The folder that should hold \(path) does not exist. Create the folder first."
+        case .plaintextDatabase(let path):
+            return "\(path) is a plaintext (unencrypted) SQLite database. Open it without a password, "
+                + "or encrypt it first (encrypt a plaintext database)."
+        case .notPlaintextDatabase(let path):
+            return "\(path) is not a plaintext SQLite database (it is encrypted or not a database). "
+                + "Open it with its password instead."
+        case .incorrectPasswordOrSettings(let path):
+            return "Incorrect password for \(path), or the file was written with other cipher settings "
+                + "(kdf_iter, page size, HMAC, SQLCipher major version). Try again with the right password and settings."
+        case .notADatabase(let path, let reason):
+            return "\(path) is not an SQLCipher database: \(reason). Check the path; restore the file from a backup if it should be one."
+        case .corrupt(let path, let underlying):
+            return "\(path) decrypted but is damaged\(Self.suffix(underlying)). Restore it from a backup."
+        case .permissionDenied(let path, let underlying):
+            return "Permission denied for \(path)\(Self.suffix(underlying)). Check the file's and folder's permissions."
+        case .diskFull(let path, let underlying):
+            return "The disk is full while writing \(path)\(Self.suffix(underlying)). Free some space and try again."
+        case .ioError(let path, let underlying):
+            return "Input/output error on \(path)\(Self.suffix(underlying)). Check the disk and the file."
+        case .noCachedKey:
+            return "No password is cached. Open the database with its password first."
+        case .schemaVersionTooNew(let found, let supported):
+            return "The database has schema version \(found), newer than the \(supported) this app supports. "
+                + "Update the app; the file was left untouched."
+        case .migrationFailed(let version, let lastGoodVersion, let underlying):
+            return "Schema migration to version \(version) failed (\(underlying)); the database stays at version "
+                + "\(lastGoodVersion). Fix the migration and open again."
+        case .sqlite(let error):
+            return error.description
+        }
+    }
+
+    private static func suffix(_ error: SQLiteError?) -> String {
+        error.map { " (\($0))" } ?? ""
+    }
+}

@@ -1,0 +1,163 @@
+internal import CSQLCipher
+import Foundation
+
+// MARK: - Connection
+
+/// One SQLite/SQLCipher connection handle. Not thread-safe: its owner serialises access.
+///
+/// Every C return code goes through ``check(_:sql:)``, the one funnel that turns a non-OK
+/// code into a ``SQLiteError``.
+final class Connection {
+    /// How to open the file.
+    enum Mode {
+        /// Open an existing file for reading and writing; never create one.
+        case readWrite
+        /// Open read-write, creating the file when missing.
+        case readWriteCreate
+        /// Open an existing file read-only.
+        case readOnly
+
+        var flags: Int32 {
+            let base = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_PRIVATECACHE
+            switch self {
+            case .readWrite: return base | SQLITE_OPEN_READWRITE
+            case .readWriteCreate: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            case .readOnly: return base | SQLITE_OPEN_READONLY
+            }
+        }
+    }
+
+    let handle: OpaquePointer
+    let path: String
+    private var statementCache: [String: Statement] = [:]
+    private(set) var isClosed = false
+
+    /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
+    init(path: String, mode: Mode) throws {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, mode.flags, nil)
+        guard let db else {
+            throw SQLiteError(extendedCode: ResultCode(rawValue: rc), message: "out of memory")
+        }
+        guard rc == SQLITE_OK else {
+            let error = SQLiteError(
+                extendedCode: ResultCode(rawValue: sqlite3_extended_errcode(db)),
+                message: String(cString: sqlite3_errmsg(db)))
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { close() }
+
+    // MARK: - Funnel
+
+    /// Turns a non-OK, non-ROW, non-DONE return code into a ``SQLiteError``.
+    func check(_ code: Int32, sql: String? = nil) throws {
+        guard code != SQLITE_OK, code != SQLITE_ROW, code != SQLITE_DONE else { return }
+        throw lastError(code: code, sql: sql)
+    }
+
+    /// The connection's current error, for a failing return code.
+    func lastError(code: Int32, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        let useExtended = (extended & 0xFF) == (code & 0xFF)
+        return SQLiteError(
+            extendedCode: ResultCode(rawValue: useExtended ? extended : code),
+            message: String(cString: sqlite3_errmsg(handle)),
+            sql: sql)
+    }
+
+    // MARK: - Lifecycle
+
+    /// Finalizes every cached statement and closes the handle (`sqlite3_close_v2`).
+    func close() {
+        guard !isClosed else { return }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+        isClosed = true
+    }
+
+    /// Sets the busy timeout (`sqlite3_busy_timeout`).
+    func setBusyTimeout(milliseconds: Int32) throws {
+        try check(sqlite3_busy_timeout(handle, milliseconds))
+    }
+
+    /// Keys the connection with raw bytes (`sqlite3_key`). The bytes are not copied or kept.
+    func key(_ bytes: UnsafeRawBufferPointer) throws {
+        try check(sqlite3_key(handle, bytes.baseAddress, Int32(bytes.count)), sql: nil)
+    }
+
+    // MARK: - Statements
+
+    /// Prepares one statement (`sqlite3_prepare_v2`); the caller owns it.
+    func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        try check(rc, sql: sql)
+        guard let stmt else {
+            throw SQLiteError(extendedCode: .misuse, message: "empty statement", sql: sql)
+        }
+        return Statement(handle: stmt, sql: sql, connection: self)
+    }
+
+    /// A prepared statement from the cache, reset and with its bindings cleared.
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Drops every cached statement (before a schema swap or a close).
+    func clearStatementCache() { statementCache.removeAll() }
+
+    /// Runs every statement of a script (`sqlite3_prepare_v2` with tail), without arguments.
+    func executeScript(_ sql: String) throws {
+        try sql.withCString { start in
+            var tail: UnsafePointer<CChar>? = start
+            while let current = tail, current.pointee != 0 {
+                var stmt: OpaquePointer?
+                var next: UnsafePointer<CChar>?
+                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &next)
+                try check(rc, sql: Self.text(from: current, to: next))
+                tail = next
+                guard let stmt else { continue }
+                let statement = Statement(handle: stmt, sql: Self.text(from: current, to: next), connection: self)
+                while try statement.step() {}
+            }
+        }
+    }
+
+    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+        guard let end else { return String(cString: start) }
+        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    // MARK: - State
+
+    /// `sqlite3_changes`: rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `sqlite3_total_changes`.
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+
+    /// `sqlite3_last_insert_rowid`.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// `sqlite3_get_autocommit`: `false` inside a transaction.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// `sqlite3_interrupt`: makes a running statement fail with SQLITE_INTERRUPT.
+    func interrupt() { sqlite3_interrupt(handle) }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

@@ -1,0 +1,61 @@
+import Foundation
+
+// MARK: - DatabaseFile
+
+/// What is at a database path, read without opening it with SQLite (so nothing is created).
+struct DatabaseFile {
+    /// SQLite's 16-byte plaintext header, `"SQLite format 3\0"`.
+    static let plaintextHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
+
+    enum Kind: Equatable {
+        case missing
+        case directory
+        case parentMissing
+        case unreadable
+        case empty
+        case plaintextSQLite
+        /// Neither empty nor plaintext: encrypted, or not a database at all.
+        case opaque(size: Int64)
+    }
+
+    let path: String
+
+    init(path: String) { self.path = path }
+
+    var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// The file's size in bytes, or `nil` when it cannot be read.
+    var size: Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+    }
+
+    /// The first `count` bytes of the file.
+    func header(count: Int = 16) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { Array($0) } ?? []
+    }
+
+    /// `true` when the file starts with SQLite's plaintext header.
+    var isPlaintextSQLite: Bool { header().map { $0 == Self.plaintextHeader } ?? false }
+
+    /// Classifies the path.
+    func kind() -> Kind {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            let parent = (path as NSString).deletingLastPathComponent
+            return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentMissing
+        }
+        if isDirectory.boolValue { return .directory }
+        guard access(path, R_OK) == 0, let size, let header = header() else { return .unreadable }
+        if size == 0 { return .empty }
+        if header == Self.plaintextHeader { return .plaintextSQLite }
+        return .opaque(size: size)
+    }
+
+    /// The folder that holds the file.
+    var directory: String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+}

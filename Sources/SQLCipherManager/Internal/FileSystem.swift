@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - FileSystem
+
+/// The few POSIX file operations the flows need to be crash-safe: `fsync` of files and
+/// folders, `link` (create without overwrite), `rename` (atomic replace) and `unlink`.
+enum FileSystem {
+    /// An `errno` from a failed call, with the operation and path for diagnosis.
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        let path: String
+        let code: Int32
+        var description: String { "\(operation)(\(path)): \(String(cString: strerror(code)))" }
+    }
+
+    /// Flushes a file or a folder to disk (`fsync`).
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw Failure(operation: "fsync", path: path, code: errno) }
+    }
+
+    /// Gives `source` a second name, failing with `EEXIST` rather than replacing a file.
+    static func link(_ source: String, to destination: String) throws {
+        guard systemLink(source, destination) == 0 else {
+            throw Failure(operation: "link", path: destination, code: errno)
+        }
+    }
+
+    /// Atomically replaces `destination` with `source` (same folder).
+    static func rename(_ source: String, to destination: String) throws {
+        guard systemRename(source, destination) == 0 else {
+            throw Failure(operation: "rename", path: destination, code: errno)
+        }
+    }
+
+    /// Removes a file; a missing file is not an error.
+    static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw Failure(operation: "unlink", path: path, code: errno)
+        }
+    }
+
+    /// `true` when the process may write in the folder (`access(W_OK)`).
+    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+}
+
+extension DatabaseManagerError {
+    /// Maps an `errno` failure to the error a user can act on.
+    init(_ failure: FileSystem.Failure) {
+        switch failure.code {
+        case EEXIST: self = .fileAlreadyExists(path: failure.path)
+        case EACCES, EPERM, EROFS: self = .permissionDenied(path: failure.path, underlying: nil)
+        case ENOSPC, EDQUOT, EFBIG: self = .diskFull(path: failure.path, underlying: nil)
+        case ENOENT: self = .fileNotFound(path: failure.path)
+        default: self = .ioError(path: failure.path, underlying: nil)
+        }
+    }
+}
+
+// The C functions, named apart from FileSystem's own methods.
+private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

@@ -1,0 +1,129 @@
+internal import CSQLCipher
+import Foundation
+
+// MARK: - Statement
+
+/// A prepared statement (`sqlite3_stmt`), finalized on deinit.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let connection: Connection
+
+    init(handle: OpaquePointer, sql: String, connection: Connection) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: - Binding
+
+    /// Binds every argument in order (`sqlite3_bind_*`), after checking the count.
+    func bind(_ arguments: [DatabaseValue]) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard arguments.count == expected else {
+            throw SQLiteError(
+                extendedCode: .range,
+                message: "wrong number of arguments: \(arguments.count) given, \(expected) expected",
+                sql: sql)
+        }
+        for (offset, value) in arguments.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value at a 1-based index. Text and blobs are copied by SQLite.
+    func bind(_ value: DatabaseValue, at index: Int32) throws {
+        let rc: Int32
+        switch value {
+        case .integer(let int): rc = sqlite3_bind_int64(handle, index, int)
+        case .real(let double): rc = sqlite3_bind_double(handle, index, double)
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .text(var string):
+            rc = string.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                    return csqlcipher_bind_text(handle, index, "", 0)
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    csqlcipher_bind_text(handle, index, $0, Int32(utf8.count))
+                }
+            }
+        case .blob(let data):
+            rc = data.withUnsafeBytes { bytes in
+                // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.
+                csqlcipher_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
+            }
+        }
+        try connection.check(rc, sql: sql)
+    }
+
+    /// Resets the statement and clears its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Stepping
+
+    /// Steps once (`sqlite3_step`): `true` when a row is available, `false` when done.
+    @discardableResult
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = connection.lastError(code: rc, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    // MARK: - Columns
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The column names (`sqlite3_column_name`).
+    var columnNames: [String] {
+        (0..<Int32(columnCount)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+
+    /// The value of a column of the current row (`sqlite3_column_*`).
+    func value(at index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(text(at: index) ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
+        }
+    }
+
+    /// The current row's values.
+    func rowValues() -> [DatabaseValue] {
+        (0..<Int32(columnCount)).map { value(at: $0) }
+    }
+
+    /// A column as Int64 (`sqlite3_column_int64`).
+    func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// A column as Double (`sqlite3_column_double`).
+    func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// A column as text (`sqlite3_column_text`), `nil` for NULL.
+    func text(at index: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// `true` when the column of the current row is NULL.
+    func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+}
+
+@available(*, unavailable)
+extension Statement: Sendable {}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Makes sure what `make test` / `make demo` need is installed: SQLCipher's development files
+# (pkg-config name `sqlcipher`), pkg-config, and the Debian `sqlcipher` CLI used by interop tests.
+# On Debian/Ubuntu as root it installs them with apt-get; on macOS with Homebrew; otherwise it
+# says exactly what to install.
+set -euo pipefail
+
+need_apt=()
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists sqlcipher 2>/dev/null; then
+    need_apt+=(libsqlcipher-dev)
+fi
+command -v sqlcipher >/dev/null 2>&1 || need_apt+=(sqlcipher)
+
+[ ${#need_apt[@]} -eq 0 ] && exit 0
+
+if [ "$(uname -s)" = "Darwin" ]; then
+    if command -v brew >/dev/null 2>&1; then
+        brew install sqlcipher pkg-config
+        exit 0
+    fi
+    echo "error: SQLCipher is missing. Install Homebrew, then: brew install sqlcipher pkg-config" >&2
+    exit 1
+fi
+
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "Installing ${need_apt[*]} with apt-get..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    exit 0
+fi
+
+echo "error: missing ${need_apt[*]}." >&2
+echo "  Debian/Ubuntu: sudo apt-get install ${need_apt[*]}" >&2
+echo "  macOS:         brew install sqlcipher pkg-config" >&2
+exit 1

@@ -10,17 +10,23 @@ public struct DatabaseConfiguration: Sendable {
     public var foreignKeys: Bool
     /// The rule passwords must satisfy.
     public var passwordPolicy: PasswordPolicy
+    /// Run `PRAGMA quick_check` on every open, so a damaged page (an HMAC failure beyond the
+    /// first page) is reported at open as ``DatabaseManagerError/corrupt(path:underlying:)``
+    /// rather than by a later query. Costs a full read of the file.
+    public var checksIntegrityOnOpen: Bool
 
     /// Creates a configuration.
     public init(
         cipher: CipherOptions = CipherOptions(),
         busyTimeout: Double = 5,
         foreignKeys: Bool = true,
-        passwordPolicy: PasswordPolicy = .default
+        passwordPolicy: PasswordPolicy = .default,
+        checksIntegrityOnOpen: Bool = false
     ) {
         self.cipher = cipher
         self.busyTimeout = busyTimeout
         self.foreignKeys = foreignKeys
         self.passwordPolicy = passwordPolicy
+        self.checksIntegrityOnOpen = checksIntegrityOnOpen
     }
 }

@@ -87,7 +87,13 @@ extension DatabaseManager {
             } else {
                 if let fileError = Self.diagnoseFile(path: path) { throw fileError }
                 connection = try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
-                do { try Self.checkFileLength(connection, path: path) } catch { connection.close(); throw error }
+                do {
+                    try Self.checkFileLength(connection, path: path)
+                    if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
+                } catch {
+                    connection.close()
+                    throw error
+                }
             }
         } catch {
             let error = Self.diagnose(error, path: databasePath ?? "")

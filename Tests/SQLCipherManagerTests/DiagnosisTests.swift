@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// Every open diagnosis built from a real file; each leaves the file byte-identical.
+@Suite struct DiagnosisTests {
+    /// Opens `url` with "secret" and returns the error case, checking the file did not change.
+    private func openCase(_ dir: TemporaryDirectory, _ url: URL) -> String {
+        let before = Fixture.bytes(url)
+        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000)))
+        let result = thrownCase { try manager.open(password: "secret") }
+        #expect(!manager.isOpen)
+        #expect(Fixture.bytes(url) == before, "the file changed")
+        return result
+    }
+
+    @Test func plaintextSQLiteFile() throws {
+        let dir = TemporaryDirectory()
+        try Fixture.makePlaintextDatabase(at: dir.file())
+        #expect(openCase(dir, dir.file()) == "plaintextDatabase")
+    }
+
+    @Test func emptyFile() throws {
+        let dir = TemporaryDirectory()
+        try Data().write(to: dir.file())
+        #expect(openCase(dir, dir.file()) == "notADatabase")
+    }
+
+    @Test func randomBytesOfAnOddSize() throws {
+        let dir = TemporaryDirectory()
+        try Data((0..<1000).map { _ in UInt8.random(in: 0...255) }).write(to: dir.file())
+        #expect(openCase(dir, dir.file()) == "notADatabase")
+    }
+
+    @Test func randomBytesOfAPageMultipleLookLikeAWrongKey() throws {
+        // Without the key, whole pages of random bytes cannot be told from an encrypted file.
+        let dir = TemporaryDirectory()
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: dir.file())
+        #expect(openCase(dir, dir.file()) == "incorrectPasswordOrSettings")
+    }
+
+    @Test func truncatedEncryptedFile() throws {
+        let dir = TemporaryDirectory()
+        let url = try Fixture.makeEncryptedDatabase(in: dir, rows: 2000)
+        let bytes = Fixture.bytes(url)
+        try bytes.prefix(bytes.count / 2 + 100).write(to: url)
+        #expect(openCase(dir, url) == "notADatabase")
+        try bytes.prefix(bytes.count / 2 / 1024 * 1024).write(to: url)
+        #expect(openCase(dir, url) == "corrupt")
+    }
+
+    @Test func flippedByteInPageOneLooksLikeAWrongKey() throws {
+        // Page 1's HMAC is what proves the key, so damage there cannot be told from a wrong key.
+        let dir = TemporaryDirectory()
+        let url = try Fixture.makeEncryptedDatabase(in: dir, rows: 3)
+        var bytes = Fixture.bytes(url)
+        bytes[100] ^= 0xFF
+        try bytes.write(to: url)
+        #expect(openCase(dir, url) == "incorrectPasswordOrSettings")
+    }
+
+    @Test func flippedByteInADataPageIsCorruptWhenRead() throws {
+        let dir = TemporaryDirectory()
+        let url = try Fixture.makeEncryptedDatabase(in: dir, rows: 500)
+        var bytes = Fixture.bytes(url)
+        #expect(bytes.count >= 4 * 1024)
+        bytes[3 * 1024 + 200] ^= 0x01  // inside page 4
+        try bytes.write(to: url)
+        let before = Fixture.bytes(url)
+        // A plain open reads only the schema; the damaged page fails when read.
+        let manager = dir.manager()
+        try manager.open(password: "secret")
+        #expect(throws: SQLiteError.self) { try manager.fetchAll("SELECT * FROM item") }
+        #expect(try !manager.integrityProblems().isEmpty)
+        manager.close()
+        // With checksIntegrityOnOpen the open itself reports it.
+        let checking = dir.manager { $0.checksIntegrityOnOpen = true }
+        #expect(thrownCase { try checking.open(password: "secret") } == "corrupt")
+        #expect(!checking.isOpen)
+        #expect(Fixture.bytes(url) == before)
+    }
+
+    @Test func aSoundDatabasePassesTheIntegrityCheck() throws {
+        let dir = TemporaryDirectory()
+        _ = try Fixture.makeEncryptedDatabase(in: dir, rows: 500)
+        let manager = dir.manager { $0.checksIntegrityOnOpen = true }
+        try manager.open(password: "secret")
+        #expect(try manager.integrityProblems().isEmpty)
+    }
+
+    @Test func pathIsAFolder() throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.file(), withIntermediateDirectories: false)
+        #expect(openCase(dir, dir.file()) == "isDirectory")
+        #expect(thrownCase { try dir.manager().create(password: "secret") } == "isDirectory")
+    }
+
+    @Test func parentFolderMissing() {
+        let dir = TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("missing/test.db")
+        #expect(openCase(dir, url) == "parentDirectoryMissing")
+    }
+
+    @Test func missingFile() {
+        let dir = TemporaryDirectory()
+        #expect(openCase(dir, dir.file()) == "fileNotFound")
+        #expect(!FileManager.default.fileExists(atPath: dir.file().path))
+    }
+
+    @Test func wrongPassword() throws {
+        let dir = TemporaryDirectory()
+        let url = try Fixture.makeEncryptedDatabase(in: dir, password: "other")
+        #expect(openCase(dir, url) == "incorrectPasswordOrSettings")
+    }
+
+    @Test func errorDescriptionsSayWhatToDoAndNeverContainThePassword() throws {
+        let dir = TemporaryDirectory()
+        let url = try Fixture.makeEncryptedDatabase(in: dir, password: "hunter2-secret")
+        let manager = dir.manager()
+        do {
+            try manager.open(password: "wrong-hunter3")
+            Issue.record("open should fail")
+        } catch {
+            let text = "\(error) \(String(reflecting: error)) \(error.localizedDescription)"
+            #expect(!text.contains("hunter"))
+            #expect(text.contains(url.path))
+            #expect(text.contains("Try again"))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+@Suite struct QueryTests {
+    private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
+        let manager = dir.manager()
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n)")
+        return manager
+    }
+
+    @Test func valuesRoundTripWithTheirTypes() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let blob = Data([0, 1, 2, 255])
+        try manager.execute("INSERT INTO v(i, r, t, b, n) VALUES (?, ?, ?, ?, ?)", Int64.max, 2.5, "héllo 🔐", blob, nil)
+        try manager.execute("INSERT INTO v(i, r, t, b, n) VALUES (?, ?, ?, ?, ?)", -1, -0.0, "", Data(), true)
+        let rows = try manager.fetchAll("SELECT i, r, t, b, n FROM v ORDER BY id")
+        #expect(rows.count == 2)
+        #expect(rows[0][0] == .integer(Int64.max))
+        #expect(rows[0][1] == .real(2.5))
+        #expect(rows[0][2] == .text("héllo 🔐"))
+        #expect(rows[0][3] == .blob(blob))
+        #expect(rows[0][4] == .null)
+        #expect(rows[1].value("t", as: String.self) == "")
+        #expect(rows[1]["b"] == .blob(Data()))
+        #expect(rows[1].value(4, as: Bool.self) == true)
+        #expect(rows[0].value("n", as: Int?.self) == .some(nil))
+        #expect(rows[0].columnNames == ["i", "r", "t", "b", "n"])
+    }
+
+    @Test func scalarsAndMissingRows() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM v") == 0)
+        #expect(try manager.fetchOne("SELECT * FROM v WHERE id = ?", 42) == nil)
+        #expect(try manager.scalar(String.self, "SELECT t FROM v") == nil)
+        #expect(try manager.scalar(Double.self, "SELECT 1.5 + ?", 1) == 2.5)
+    }
+
+    @Test func changesAndLastInsertRowID() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.withDatabase { db in
+            try db.execute("INSERT INTO v(i) VALUES (1), (2), (3)")
+            #expect(db.changes == 3)
+            #expect(db.lastInsertRowID == 3)
+            try db.execute("UPDATE v SET i = i + 1 WHERE i > ?", 1)
+            #expect(db.changes == 2)
+        }
+    }
+
+    @Test func transactionRollsBackOnThrow() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        #expect(throws: TestFailure.self) {
+            try manager.transaction { db in
+                try db.execute("INSERT INTO v(i) VALUES (1)")
+                throw TestFailure()
+            }
+        }
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM v") == 0)
+        #expect(try manager.withDatabase { !$0.isInTransaction })
+    }
+
+    @Test func nestedTransactionsUseSavepoints() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.transaction { db in
+            try db.execute("INSERT INTO v(i) VALUES (1)")
+            try? db.transaction { inner in
+                try inner.execute("INSERT INTO v(i) VALUES (2)")
+                throw TestFailure()
+            }
+            try db.transaction { inner in try inner.execute("INSERT INTO v(i) VALUES (3)") }
+        }
+        let values = try manager.fetchAll("SELECT i FROM v ORDER BY i").compactMap { $0.value(0, as: Int.self) }
+        #expect(values == [1, 3])
+    }
+
+    @Test func sqlErrorsAreSQLiteErrorsWithTheSQLButNoBoundValues() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.execute("CREATE TABLE u(x TEXT UNIQUE)")
+        try manager.execute("INSERT INTO u(x) VALUES (?)", "bound-secret-value")
+        do {
+            try manager.execute("INSERT INTO u(x) VALUES (?)", "bound-secret-value")
+            Issue.record("expected a constraint error")
+        } catch let error as SQLiteError {
+            #expect(error.code == .constraint)
+            #expect(error.extendedCode.rawValue == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+            #expect(error.sql == "INSERT INTO u(x) VALUES (?)")
+            #expect(!error.description.contains("bound-secret-value"))
+        }
+        #expect(throws: SQLiteError.self) { try manager.execute("SELEKT 1") }
+        do {
+            try manager.execute("INSERT INTO u(x) VALUES (?)")
+        } catch let error as SQLiteError {
+            #expect(error.code == .range)
+        }
+    }
+
+    @Test func scriptsRunEveryStatement() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.executeScript("""
+            CREATE TABLE a(x); INSERT INTO a VALUES (1);
+            INSERT INTO a VALUES (2);
+            """)
+        #expect(try manager.scalar(Int.self, "SELECT sum(x) FROM a") == 3)
+    }
+
+    @Test func queriesOnAClosedManagerThrowNotOpen() {
+        let manager = DatabaseManager(url: TemporaryDirectory().file())
+        #expect(thrownCase { try manager.execute("SELECT 1") } == "notOpen")
+        #expect(thrownCase { _ = try manager.fetchAll("SELECT 1") } == "notOpen")
+        #expect(thrownCase { try manager.setSchemaVersion(1) } == "notOpen")
+    }
+
+    @Test func negativeSchemaVersionIsRejected() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        #expect(thrownCase { try manager.setSchemaVersion(-1) } == "invalidOption")
+        try manager.setSchemaVersion(12)
+        #expect(try manager.schemaVersion == 12)
+    }
+}

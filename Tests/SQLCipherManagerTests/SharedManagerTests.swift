@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// The shared instance is process-wide: these tests run one at a time and restore it.
+@Suite(.serialized) struct SharedManagerTests {
+    @Test func sharedManagerCreatesAndOpens() throws {
+        let dir = TemporaryDirectory()
+        let shared = DatabaseManager.shared
+        defer {
+            shared.close()
+            shared.databaseURL = nil
+            shared.delegate = nil
+            shared.configuration = DatabaseConfiguration()
+        }
+        #expect(thrownCase { try shared.open(password: "secret") } == "notConfigured")
+        shared.databaseURL = dir.file()
+        shared.configuration.cipher.kdfIterations = 4000
+        let delegate = RecordingDelegate()
+        shared.delegate = delegate
+        #expect(!shared.databaseExists)
+        try shared.create(password: "secret")
+        #expect(shared.databaseExists)
+        shared.close()
+        try shared.open(password: "secret")
+        #expect(delegate.events == [.created, .opened])
+        #expect(DatabaseManager.shared === shared)
+    }
+
+    @Test func sharedManagerIsClosedAfterThePreviousTest() {
+        #expect(!DatabaseManager.shared.isOpen)
+        #expect(DatabaseManager.shared.databaseURL == nil)
+    }
+}

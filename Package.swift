@@ -16,9 +16,11 @@ let package = Package(
             providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
         ),
         .target(name: "SQLCipherManager", dependencies: ["CSQLCipher"]),
+        // Terminal input/output shared by the two programs below (not a product).
+        .target(name: "TerminalIO"),
         .executableTarget(
             name: "LoginDemo",
-            dependencies: ["SQLCipherManager"],
+            dependencies: ["SQLCipherManager", "TerminalIO"],
             path: "Examples/LoginDemo"
         ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),

@@ -1,1 +1,4 @@
-print("LoginDemo placeholder")
+import Foundation
+
+// The secure-notes login program: `swift run LoginDemo [--db PATH]` (or `make demo`).
+exit(NotesApp.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+// MARK: - Console
+
+/// Line-oriented terminal input and output shared by the example programs.
+///
+/// Output goes straight to the file descriptors (no stdio buffering), so prompts appear before
+/// the program blocks on input. Input is read line by line from stdin, so the same code serves
+/// a person at a terminal and a script piping lines in.
+public enum Console {
+    /// `true` when stdin is a terminal (a person types), `false` for a pipe or a file.
+    public static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// `true` when stderr is a terminal (progress lines are worth drawing).
+    public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Writes `text` to stdout as is.
+    public static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes `text` and a newline to stdout.
+    public static func say(_ text: String = "") {
+        write(text + "\n")
+    }
+
+    /// Writes `text` and a newline to stderr.
+    public static func warn(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes `text` to stderr as is (no newline).
+    public static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// The next line of stdin without its line ending, or `nil` at end of input (Ctrl-D).
+    public static func readLine() -> String? {
+        guard var line = Swift.readLine(strippingNewline: true) else { return nil }
+        if line.hasSuffix("\r") { line.removeLast() }
+        return line
+    }
+
+    /// Reads a secret line: without echo when stdin is a terminal (then ends the prompt's line,
+    /// since the user's Enter was not echoed either), as a plain line otherwise.
+    /// `nil` at end of input.
+    public static func readSecretLine(newlineTo output: FileHandle = .standardOutput) -> String? {
+        guard stdinIsTerminal else { return readLine() }
+        let line = EchoControl.withEchoDisabled { readLine() }
+        output.write(Data("\n".utf8))
+        return line
+    }
+}

@@ -126,3 +126,23 @@ import Testing
         #expect(try manager.schemaVersion == 12)
     }
 }
+
+@Suite struct StatementLifetimeTests {
+    @Test func anAbandonedIterationReleasesItsReadLock() throws {
+        let dir = TemporaryDirectory()
+        let writer = dir.manager()
+        try writer.create(password: "secret")
+        try writer.execute("CREATE TABLE t(x)")
+        try writer.execute("INSERT INTO t VALUES (1), (2), (3)")
+        let reader = dir.manager { $0.busyTimeout = 0 }
+        try reader.open(password: "secret")
+        #expect(throws: TestFailure.self) {
+            try reader.withDatabase { db in
+                try db.forEachRow("SELECT x FROM t") { _ in throw TestFailure() }
+            }
+        }
+        // Had the reader kept its SHARED lock, this write would fail with SQLITE_BUSY.
+        try writer.execute("INSERT INTO t VALUES (4)")
+        #expect(try reader.scalar(Int.self, "SELECT count(*) FROM t") == 4)
+    }
+}

@@ -45,6 +45,8 @@ public final class Database {
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void
     ) throws {
         let statement = try connection.cachedStatement(sql)
+        // Reset even when `body` throws, so an abandoned read releases its lock.
+        defer { statement.reset() }
         try statement.bind(arguments)
         let names = statement.columnNames
         while try statement.step() {

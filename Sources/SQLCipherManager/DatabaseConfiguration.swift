@@ -30,3 +30,15 @@ public struct DatabaseConfiguration: Sendable {
         self.checksIntegrityOnOpen = checksIntegrityOnOpen
     }
 }
+
+// MARK: - Derived values
+
+extension DatabaseConfiguration {
+    /// ``busyTimeout`` in whole milliseconds for `sqlite3_busy_timeout`: negative or NaN → 0,
+    /// huge or infinite → `Int32.max`.
+    var busyTimeoutMilliseconds: Int32 {
+        let milliseconds = (busyTimeout * 1000).rounded()
+        guard milliseconds > 0 else { return 0 }
+        return milliseconds >= Double(Int32.max) ? Int32.max : Int32(milliseconds)
+    }
+}

@@ -19,7 +19,7 @@ extension DatabaseManager {
             throw diagnose(error, path: path)
         }
         do {
-            try connection.setBusyTimeout(milliseconds: Int32(clamping: Int(configuration.busyTimeout * 1000)))
+            try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
             let version = try linkedVersion(of: connection)
             try configuration.cipher.validate(for: version)
             try key.withBytes { try connection.key($0) }

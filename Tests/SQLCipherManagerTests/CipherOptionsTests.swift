@@ -78,3 +78,10 @@ import Testing
         ])
     }
 }
+
+@Suite struct ConfigurationTests {
+    @Test(arguments: [(5.0, 5000), (0.0015, 2), (-1.0, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max))])
+    func busyTimeoutIsClampedToMilliseconds(seconds: Double, expected: Int) {
+        #expect(Int(DatabaseConfiguration(busyTimeout: seconds).busyTimeoutMilliseconds) == expected)
+    }
+}

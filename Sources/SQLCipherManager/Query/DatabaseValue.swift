@@ -3,11 +3,18 @@ import Foundation
 // MARK: - DatabaseValue
 
 /// One SQLite value: the storage classes INTEGER, REAL, TEXT, BLOB and NULL.
+/// Bound with `sqlite3_bind_int64` / `_double` / `_text` / `_blob` / `_null` and read with
+/// `sqlite3_column_*` according to `sqlite3_column_type`.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
+    /// INTEGER: a 64-bit signed integer.
     case integer(Int64)
+    /// REAL: a double.
     case real(Double)
+    /// TEXT, UTF-8.
     case text(String)
+    /// BLOB: bytes.
     case blob(Data)
+    /// NULL.
     case null
 
     /// `true` for SQL NULL.

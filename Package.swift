@@ -23,6 +23,13 @@ let package = Package(
             dependencies: ["SQLCipherManager", "TerminalIO"],
             path: "Examples/LoginDemo"
         ),
+        // Benchmarks (`make bench`): the raw-C floor and the Swift-vs-C runner. Not products.
+        .target(name: "CBaseline", dependencies: ["CSQLCipher"], path: "Benchmarks/CBaseline"),
+        .executableTarget(
+            name: "SQLCipherBench",
+            dependencies: ["SQLCipherManager", "CBaseline"],
+            path: "Benchmarks/SQLCipherBench"
+        ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,67 @@
+#ifndef CBASELINE_H
+#define CBASELINE_H
+
+// The raw-C floor for the benchmarks: the same work as the Swift workloads, done directly on
+// libsqlcipher with prepared statements and one transaction. Not part of the library.
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An open connection (an opaque `sqlite3 *`).
+typedef struct cb_db cb_db;
+
+/// How to open: a key of `key_len` bytes (NULL = plaintext, no sqlite3_key call), and
+/// `page_size` / `cache_size` pragmas (0 = library default).
+typedef struct cb_options {
+    const void *key;
+    int key_len;
+    int page_size;
+    int cache_size;
+} cb_options;
+
+/// Opens (creating when `create` is non-zero) and unlocks `path`: sqlite3_open_v2,
+/// sqlite3_key, the page size / cache size pragmas, then a read of sqlite_master (the KDF).
+/// Returns NULL on failure.
+cb_db *cb_open(const char *path, const cb_options *options, int create);
+
+/// Closes the connection (sqlite3_close_v2).
+void cb_close(cb_db *db);
+
+/// Creates the benchmark table `bench` (8 fields).
+int cb_create_table(cb_db *db);
+
+/// Inserts rows 1...rows in one transaction with one prepared statement. 0 on success.
+int cb_insert(cb_db *db, int rows);
+
+/// Reads every row and column of `bench`; copies each text into a scratch buffer. Returns a
+/// checksum (sum of the integers, the text lengths and the truncated reals), or -1 on failure.
+int64_t cb_read_all(cb_db *db);
+
+/// Looks up `count` primary keys from `ids` (`SELECT * FROM bench WHERE id = ?`), reading
+/// every column. Returns the same kind of checksum, or -1 on failure.
+int64_t cb_lookups(cb_db *db, const int64_t *ids, int count);
+
+/// The bare migration: open `source` (keyed with `source_key`, NULL = plaintext),
+/// `ATTACH ? AS target KEY ?` with bound parameters, `SELECT sqlcipher_export('target')`,
+/// `DETACH`, close. 0 on success.
+int cb_export(const char *source, const void *source_key, int source_key_len,
+              const char *target, const void *target_key, int target_key_len);
+
+/// The text of field `field` (0...3) for pool entry `k`, written NUL-terminated into `buffer`.
+/// Returns its length. Both the C and the Swift workloads take their text from this pool.
+int cb_pool_text(int field, int k, char *buffer, int capacity);
+
+/// The number of entries in each field's text pool.
+int cb_pool_size(void);
+
+/// The peak resident set size of this process in KiB (VmHWM from /proc/self/status), or -1.
+long cb_peak_rss_kib(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -14,6 +14,11 @@ public struct DatabaseConfiguration: Sendable {
     /// first page) is reported at open as ``DatabaseManagerError/corrupt(path:underlying:)``
     /// rather than by a later query. Costs a full read of the file.
     public var checksIntegrityOnOpen: Bool
+    /// Opt-in: when `open(password:)` or `open(rawKey:)` finds a plaintext SQLite file at the
+    /// path, encrypt it in place with that key first (the export of
+    /// ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``:
+    /// `ATTACH … KEY` + `sqlcipher_export`, verified, crash-safe), then open it.
+    public var adoptsPlaintextDatabase: Bool
 
     /// Creates a configuration.
     public init(
@@ -21,13 +26,15 @@ public struct DatabaseConfiguration: Sendable {
         busyTimeout: Double = 5,
         foreignKeys: Bool = true,
         passwordPolicy: PasswordPolicy = .default,
-        checksIntegrityOnOpen: Bool = false
+        checksIntegrityOnOpen: Bool = false,
+        adoptsPlaintextDatabase: Bool = false
     ) {
         self.cipher = cipher
         self.busyTimeout = busyTimeout
         self.foreignKeys = foreignKeys
         self.passwordPolicy = passwordPolicy
         self.checksIntegrityOnOpen = checksIntegrityOnOpen
+        self.adoptsPlaintextDatabase = adoptsPlaintextDatabase
     }
 }
 

@@ -107,7 +107,7 @@ extension DatabaseManagerError {
     var isReportable: Bool {
         switch self {
         case .invalidPassword, .incorrectPasswordOrSettings, .invalidKeyLength, .alreadyOpen, .notOpen,
-             .notConfigured, .noCachedKey:
+             .notConfigured, .noCachedKey, .transactionInProgress:
             return false
         default:
             return true

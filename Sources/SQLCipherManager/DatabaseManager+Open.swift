@@ -76,15 +76,18 @@ extension DatabaseManager {
         return SecretBytes(rawKey: rawKey)
     }
 
-    /// The shared create/open path: connect, install, fire the event, migrate.
+    /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
+    /// plaintext file), connect, install, fire the event, migrate.
     private func openFlow(key: SecretBytes, creating: Bool) throws {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
         let connection: Connection
         do {
             let path = try requirePath()
+            try Self.recoverInterruptedOperation(atPath: path)
             if creating {
                 connection = try createFile(path: path, key: key)
             } else {
+                try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
                 if let fileError = Self.diagnoseFile(path: path) { throw fileError }
                 connection = try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
                 do {
@@ -147,8 +150,6 @@ extension DatabaseManager {
     }
 
     private func removeStaging(_ staging: String) throws {
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            try FileSystem.remove(staging + suffix)
-        }
+        try FileSystem.removeDatabaseFiles(staging)
     }
 }

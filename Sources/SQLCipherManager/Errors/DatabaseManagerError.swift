@@ -58,6 +58,18 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case schemaVersionTooNew(found: Int, supported: Int)
     /// A schema migration step failed; the database stays at `lastGoodVersion`.
     case migrationFailed(version: Int, lastGoodVersion: Int, underlying: any Error)
+    /// A rekey, encrypt or decrypt needs about twice the database's size free in its folder,
+    /// and less is available. Nothing was written.
+    case insufficientDiskSpace(path: String, needed: Int64, available: Int64)
+    /// A rekey or decrypt was asked for inside a transaction. Nothing was written.
+    case transactionInProgress
+    /// The exported copy did not match its source (integrity check, schema, row counts,
+    /// user_version, application_id) or could not be opened with its key. It was removed and
+    /// the database is as it was.
+    case verificationFailed(path: String, reason: String)
+    /// An interrupted rekey, encrypt or decrypt could not be finished or rolled back (for
+    /// example a journal this code did not write). The files were left as they are.
+    case recoveryFailed(path: String, reason: String)
     /// A statement failed.
     case sqlite(SQLiteError)
 
@@ -120,6 +132,17 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .migrationFailed(let version, let lastGoodVersion, let underlying):
             return "Schema migration to version \(version) failed (\(underlying)); the database stays at version "
                 + "\(lastGoodVersion). Fix the migration and open again."
+        case .insufficientDiskSpace(let path, let needed, let available):
+            return "Not enough free space in \(path): \(needed) bytes needed (about twice the database), "
+                + "\(available) available. Nothing was changed. Free some space and try again."
+        case .transactionInProgress:
+            return "A transaction is open. Commit or roll it back, then change the key or export the database."
+        case .verificationFailed(let path, let reason):
+            return "The new copy of \(path) did not verify: \(reason). It was removed and the database "
+                + "is unchanged. Run an integrity check on the database, then try again."
+        case .recoveryFailed(let path, let reason):
+            return "An interrupted key change or encryption of \(path) could not be recovered: \(reason). "
+                + "The files were left as they are; move the unexpected file away and open again."
         case .sqlite(let error):
             return error.description
         }

@@ -30,6 +30,7 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var statementCache: [String: Statement] = [:]
+    private var progressHandler: ProgressHandler?
     private(set) var isClosed = false
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
@@ -69,6 +70,19 @@ final class Connection {
             extendedCode: ResultCode(rawValue: useExtended ? extended : code),
             message: String(cString: sqlite3_errmsg(handle)),
             sql: sql)
+    }
+
+    /// A SQL function such as `sqlcipher_export` reports its failure as `SQLITE_ERROR` with the
+    /// standard text of the real code (`sqlite3_errstr`); this gives the real primary code back,
+    /// so that a full disk is still reported as `SQLITE_FULL`.
+    static func restoringCode(of error: SQLiteError) -> SQLiteError {
+        guard error.code == .error, let message = error.message else { return error }
+        let codes = [SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_NOTADB,
+                     SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM]
+        for code in codes where String(cString: sqlite3_errstr(code)) == message {
+            return SQLiteError(extendedCode: ResultCode(rawValue: code), message: message, sql: error.sql)
+        }
+        return error
     }
 
     // MARK: - Lifecycle
@@ -157,6 +171,31 @@ final class Connection {
 
     /// `sqlite3_interrupt`: makes a running statement fail with SQLITE_INTERRUPT.
     func interrupt() { sqlite3_interrupt(handle) }
+
+    // MARK: - Progress
+
+    /// Calls `handler` about every `instructions` virtual-machine steps of a running statement
+    /// (`sqlite3_progress_handler`). The handler must not use this connection; returning `true`
+    /// interrupts the statement. `nil` removes the handler.
+    func setProgressHandler(every instructions: Int32, _ handler: (() -> Bool)?) {
+        guard let handler else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            progressHandler = nil
+            return
+        }
+        let box = ProgressHandler(handler)
+        progressHandler = box
+        sqlite3_progress_handler(handle, instructions, { context in
+            guard let context else { return 0 }
+            return Unmanaged<ProgressHandler>.fromOpaque(context).takeUnretainedValue().body() ? 1 : 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// Keeps the progress closure alive while SQLite holds a pointer to it.
+    private final class ProgressHandler {
+        let body: () -> Bool
+        init(_ body: @escaping () -> Bool) { self.body = body }
+    }
 }
 
 @available(*, unavailable)

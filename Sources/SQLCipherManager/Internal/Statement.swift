@@ -50,12 +50,20 @@ final class Statement {
                 }
             }
         case .blob(let data):
-            rc = data.withUnsafeBytes { bytes in
-                // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.
-                csqlcipher_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
-            }
+            rc = data.withUnsafeBytes { bindBlob($0, at: index) }
         }
         try connection.check(rc, sql: sql)
+    }
+
+    /// Binds key material as a blob straight from its buffer (SQLite copies it), so no Swift
+    /// `Data` copy of the key is made. An empty buffer binds an empty blob, not NULL.
+    func bind(secret bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        try connection.check(bindBlob(bytes, at: index), sql: sql)
+    }
+
+    private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.
+        csqlcipher_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
     }
 
     /// Resets the statement and clears its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).

@@ -69,6 +69,7 @@ extension DatabaseManagerError {
         case .alreadyOpen: return "alreadyOpen"
         case .notOpen: return "notOpen"
         case .noCachedKey: return "noCachedKey"
+        case .transactionInProgress: return "transactionInProgress"
         default: return "\(self)"
         }
     }

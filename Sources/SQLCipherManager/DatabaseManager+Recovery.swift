@@ -1,0 +1,62 @@
+import Foundation
+
+// MARK: - Crash recovery
+
+extension DatabaseManager {
+    /// Finishes or rolls back a rekey, encrypt or decrypt that was interrupted (process killed,
+    /// power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
+    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt` and their `-journal`/`-wal`/`-shm`).
+    ///
+    /// Every create and open runs this first, so apps need to call it only for files they never
+    /// open through a manager, such as a plaintext copy written by ``decrypt(to:progress:)``.
+    /// An operation interrupted before its copy was verified is rolled back (the file keeps its
+    /// old key, or stays plaintext); one interrupted after that is completed (the file has the
+    /// new key). Try both keys after a crash during a rekey: exactly one opens the file.
+    ///
+    /// - Returns: what was done; ``RecoveryOutcome/nothingToRecover`` when there was no journal.
+    /// - Throws: ``DatabaseManagerError/recoveryFailed(path:reason:)`` for a journal this code did
+    ///   not write, or the file-system error that stopped the recovery (the files are then left
+    ///   as they were, and the next call tries again).
+    @discardableResult
+    public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
+        try recoverInterruptedOperation(atPath: url.path)
+    }
+
+    @discardableResult
+    static func recoverInterruptedOperation(atPath target: String) throws -> RecoveryOutcome {
+        do {
+            guard let journal = try OperationJournal.read(for: target) else {
+                try FileSystem.remove(OperationJournal.path(for: target) + ".tmp")
+                return .nothingToRecover
+            }
+            guard journal.temporaryName == ExportOperation.temporaryName(for: target, operation: journal.operation) else {
+                throw DatabaseManagerError.recoveryFailed(
+                    path: OperationJournal.path(for: target), reason: "the journal names an unexpected temporary file")
+            }
+            let outcome = try resolve(journal, target: target)
+            try FileSystem.removeDatabaseFiles(journal.temporaryPath(for: target))
+            try OperationJournal.remove(for: target)
+            return outcome
+        } catch {
+            throw diagnose(error, path: target)
+        }
+    }
+
+    /// Installs a verified copy (phase `install`) or leaves the target as it was (phase
+    /// `export`, or a target that another connection has written to since).
+    private static func resolve(_ journal: OperationJournal, target: String) throws -> RecoveryOutcome {
+        let temporary = journal.temporaryPath(for: target)
+        guard journal.phase == .install else { return .rolledBack }
+        guard DatabaseFile(path: temporary).exists else { return .completed }
+        switch journal.install {
+        case .replace:
+            guard !ExportOperation.hasLiveSidecar(target) else { return .rolledBack }
+            try ExportOperation.installCopy(temporary, at: target, mode: .replace)
+        case .create:
+            if !DatabaseFile(path: target).exists {
+                try ExportOperation.installCopy(temporary, at: target, mode: .create)
+            }
+        }
+        return .completed
+    }
+}

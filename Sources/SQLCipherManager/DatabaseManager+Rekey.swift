@@ -1,0 +1,92 @@
+import Foundation
+
+// MARK: - Rekey
+
+extension DatabaseManager {
+    /// Changes the open database's password, and optionally its cipher settings, crash-safely
+    /// (the original's `rekeyDatabaseWithOptions:…`, hardened).
+    ///
+    /// Export-based, as Zetetic recommends instead of `PRAGMA rekey`: a WAL database is
+    /// checkpointed (`PRAGMA wal_checkpoint(TRUNCATE)`), a new file `<db>.scm-rekey` is attached
+    /// with `ATTACH DATABASE ? AS … KEY ?` (path and key bound, never in SQL text), `options`
+    /// (or the current ``DatabaseConfiguration/cipher``) are applied to it (`PRAGMA ….kdf_iter`,
+    /// `cipher_page_size`, `cipher_use_hmac`), `SELECT sqlcipher_export(…)` copies everything in
+    /// one transaction, and `user_version` and `application_id` are copied by hand. The new file
+    /// is opened on a fresh connection with the new key and checked (`PRAGMA integrity_check`,
+    /// schema, row count of every table), then swapped in with one `rename` (file and folder
+    /// flushed with `fsync`) and reopened; the new key is cached and, with `options`, the
+    /// configuration's cipher options become `options`.
+    ///
+    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didEncounterRekeyError`. After a
+    /// failure the database is intact, still opens with the old password, and is open again.
+    /// A crash at any moment leaves a file that opens with exactly one of the old and the new
+    /// password, every row present; the next open finishes or rolls back (see
+    /// ``recoverInterruptedOperation(at:)``).
+    ///
+    /// - Parameter progress: called on this thread with the fraction done, 0…1; it must not use
+    ///   the manager.
+    /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidOption(name:reason:)``,
+    ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,
+    ///   ``DatabaseManagerError/transactionInProgress``. After `willRekeyDatabase`:
+    ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or folder),
+    ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
+    ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
+    public func rekey(to newPassword: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+        try locked {
+            try configuration.passwordPolicy.validate(newPassword)
+            try rekeyFlow(key: SecretBytes(password: newPassword), options: options, progress: progress)
+        }
+    }
+
+    /// Changes the open database's key to a raw 32-byte key (SQLCipher's `x'…'` form, bound to
+    /// `ATTACH … KEY ?`); otherwise as ``rekey(to:options:progress:)``.
+    ///
+    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
+    ///   errors of ``rekey(to:options:progress:)``.
+    public func rekey(toRawKey rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+        try locked {
+            try rekeyFlow(key: Self.rawKeyMaterial(rawKey), options: options, progress: progress)
+        }
+    }
+
+    // MARK: - Flow
+
+    private func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
+        let db = try requireDatabase()
+        let path = try requirePath()
+        var newConfiguration = configuration
+        if let options { newConfiguration.cipher = options }
+        try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+        notify { $0.databaseManagerWillRekeyDatabase(self) }
+        do {
+            let operation = ExportOperation(
+                operation: "rekey", target: path, install: .replace, key: key, configuration: newConfiguration)
+            try operation.run(source: db.connection, releaseSource: { closeConnection() }, progress: progress)
+        } catch {
+            let error = Self.diagnose(error, path: path)
+            reconnectIfClosed()
+            notify { $0.databaseManager(self, didEncounterRekeyError: error) }
+            throw error
+        }
+        configuration = newConfiguration
+        cachedKey = key
+        closeConnection()
+        do {
+            database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: key, configuration: newConfiguration))
+        } catch {
+            let error = Self.diagnose(error, path: path)
+            notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+            throw error
+        }
+        notify { $0.databaseManagerDidRekeyDatabase(self) }
+    }
+
+    /// After a failed rekey that had closed the connection: opens it again with the cached (old)
+    /// key and configuration, without events or migration. Stays closed if that fails.
+    private func reconnectIfClosed() {
+        guard database == nil, let key = cachedKey, let path = databasePath else { return }
+        database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+    }
+}

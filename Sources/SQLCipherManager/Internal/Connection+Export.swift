@@ -1,0 +1,126 @@
+import Foundation
+
+// MARK: - Export target
+
+/// Where and how ``Connection/export(to:checkpoint:progress:)`` writes its copy.
+struct ExportTarget {
+    /// The file to write; it must not exist.
+    let path: String
+    /// The copy's key, `nil` for a plaintext copy (`KEY ''`).
+    let key: SecretBytes?
+    /// The copy's cipher settings, applied to the attached schema after its key.
+    let options: CipherOptions
+}
+
+/// What an export learnt about its source.
+struct ExportResult {
+    /// The source's schema, row counts and header values, read in the export's transaction.
+    let fingerprint: DatabaseFingerprint
+    /// `true` when the source was in WAL mode (`PRAGMA journal_mode` = `wal`).
+    let sourceIsWAL: Bool
+}
+
+// MARK: - Export
+
+extension Connection {
+    /// The name the copy is attached under.
+    static let exportSchema = "scm_export"
+
+    /// Copies this connection's main database into a new file with its own key and settings:
+    /// `ATTACH DATABASE ? AS scm_export KEY ?` (path and key bound, never in SQL text), the
+    /// cipher pragmas on `scm_export`, then in one transaction `SELECT sqlcipher_export('scm_export')`
+    /// and the `user_version` and `application_id` that export does not copy; finally `DETACH`.
+    ///
+    /// Foreign keys are off during the copy (rows arrive table by table). With `checkpoint`, a
+    /// WAL database is first checkpointed (`wal_checkpoint(TRUNCATE)`) so that its main file
+    /// holds every committed page. `progress` hears the fraction of the source's size written.
+    func export(to target: ExportTarget, checkpoint: Bool, progress: ProgressReporter) throws -> ExportResult {
+        let db = Database(connection: self)
+        let isWAL = try db.scalar(String.self, "PRAGMA main.journal_mode")?.lowercased() == "wal"
+        if isWAL, checkpoint { try checkpointWAL(db) }
+        let foreignKeys = try db.scalar(Bool.self, "PRAGMA foreign_keys") ?? false
+        if foreignKeys { try executeScript("PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeys { try? executeScript("PRAGMA foreign_keys = ON") } }
+        try attach(target)
+        do {
+            let fingerprint = try copy(into: target, db: db, progress: progress)
+            try executeScript("DETACH DATABASE \(Self.exportSchema)")
+            return ExportResult(fingerprint: fingerprint, sourceIsWAL: isWAL)
+        } catch {
+            if !isAutocommit { try? executeScript("ROLLBACK") }
+            try? executeScript("DETACH DATABASE \(Self.exportSchema)")
+            throw error
+        }
+    }
+
+    /// `ATTACH DATABASE ? AS scm_export KEY ?` with the path and the key bound; an empty key
+    /// blob makes a plaintext file. The statement is finalized at once.
+    private func attach(_ target: ExportTarget) throws {
+        let statement = try prepare("ATTACH DATABASE ? AS \(Self.exportSchema) KEY ?")
+        try statement.bind(.text(target.path), at: 1)
+        if let key = target.key {
+            try key.withBytes { try statement.bind(secret: $0, at: 2) }
+        } else {
+            try statement.bind(secret: UnsafeRawBufferPointer(start: nil, count: 0), at: 2)
+        }
+        try statement.step()
+    }
+
+    /// Sets up the attached file, then copies in one transaction and returns the source's fingerprint.
+    private func copy(into target: ExportTarget, db: Database, progress: ProgressReporter) throws -> DatabaseFingerprint {
+        let schema = Self.exportSchema
+        if target.key != nil {
+            for pragma in target.options.pragmas(schema: schema) { try executeScript(pragma) }
+        }
+        let autoVacuum = try db.scalar(Int.self, "PRAGMA main.auto_vacuum") ?? 0
+        // A small page cache makes the copy reach the disk as it goes, which is what progress measures.
+        try executeScript("PRAGMA \(schema).auto_vacuum = \(autoVacuum); PRAGMA \(schema).cache_size = 256")
+        let expected = Double(max(FileSystem.size(of: path) ?? 1, 1))
+        setProgressHandler(every: 4000) {
+            progress(0.9 * Double(FileSystem.size(of: target.path) ?? 0) / expected)
+            return false
+        }
+        defer { setProgressHandler(every: 0, nil) }
+        return try db.transaction { db in
+            let fingerprint = try DatabaseFingerprint(db)
+            do {
+                try executeScript("SELECT sqlcipher_export('\(schema)')")
+            } catch let error as SQLiteError {
+                throw Self.restoringCode(of: error)
+            }
+            try executeScript("PRAGMA \(schema).user_version = \(fingerprint.userVersion)")
+            try executeScript("PRAGMA \(schema).application_id = \(fingerprint.applicationID)")
+            return fingerprint
+        }
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`; fails with `SQLITE_BUSY` when another connection keeps
+    /// frames in the `-wal`.
+    private func checkpointWAL(_ db: Database) throws {
+        let busy = try db.fetchOne("PRAGMA main.wal_checkpoint(TRUNCATE)")?.value(0, as: Int.self) ?? 0
+        guard busy == 0 else {
+            throw SQLiteError(
+                extendedCode: .busy,
+                message: "the -wal file could not be checkpointed: another connection is using the database",
+                sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
+        }
+    }
+}
+
+// MARK: - Progress
+
+/// Passes a fraction 0…1 to the caller's closure, only when it grew by at least 1 % (or reached 1).
+final class ProgressReporter {
+    private let report: ((Double) -> Void)?
+    private var last = -1.0
+
+    init(_ report: ((Double) -> Void)?) { self.report = report }
+
+    func callAsFunction(_ fraction: Double) {
+        guard let report else { return }
+        let value = min(max(fraction, 0), 1)
+        guard value - last >= 0.01 || (value == 1 && last < 1) else { return }
+        last = value
+        report(value)
+    }
+}

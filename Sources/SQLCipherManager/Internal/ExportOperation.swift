@@ -1,0 +1,170 @@
+import Foundation
+
+// MARK: - ExportOperation
+
+/// The crash-safe core shared by rekey, encrypt and decrypt: export the source into a
+/// temporary file beside the target, verify the copy on a fresh connection, then install it
+/// with one atomic `rename` (replace) or `link` (create), recorded step by step in an
+/// ``OperationJournal`` so that a kill at any moment leaves either the old file or the new one.
+struct ExportOperation {
+    /// `rekey`, `encrypt` or `decrypt`: names the temporary file and the journal entry.
+    let operation: String
+    /// The file the operation replaces or creates.
+    let target: String
+    let install: OperationJournal.Install
+    /// The copy: the temporary path, its key (`nil` = plaintext) and cipher settings.
+    let copy: ExportTarget
+    /// How the copy is opened to verify it (its cipher options, busy timeout).
+    let configuration: DatabaseConfiguration
+
+    init(
+        operation: String, target: String, install: OperationJournal.Install,
+        key: SecretBytes?, configuration: DatabaseConfiguration
+    ) {
+        self.operation = operation
+        self.target = target
+        self.install = install
+        self.configuration = configuration
+        let temporary = (DatabaseFile(path: target).directory as NSString)
+            .appendingPathComponent(Self.temporaryName(for: target, operation: operation))
+        copy = ExportTarget(path: temporary, key: key, options: configuration.cipher)
+    }
+
+    /// `<target file name>.scm-<operation>`, in the target's folder.
+    static func temporaryName(for target: String, operation: String) -> String {
+        (target as NSString).lastPathComponent + ".scm-" + operation
+    }
+
+    private var directory: String { DatabaseFile(path: target).directory }
+
+    // MARK: - Running
+
+    /// Checks, journals, exports, verifies, calls `releaseSource` (which must close every
+    /// connection to a file being replaced), then installs the copy. Any failure before the
+    /// install removes the copy and the journal and leaves the target as it was.
+    func run(source: Connection, releaseSource: () -> Void, progress: ((Double) -> Void)?) throws {
+        try preflight(sourcePath: source.path)
+        let reporter = ProgressReporter(progress)
+        reporter(0)
+        var journal = OperationJournal(
+            operation: operation, install: install, phase: .export, temporaryName: (copy.path as NSString).lastPathComponent)
+        try journal.write(for: target)
+        do {
+            try FileSystem.removeDatabaseFiles(copy.path)
+            // ATTACH opens with the main connection's flags, which may lack SQLITE_OPEN_CREATE:
+            // an empty file is an empty database to SQLite.
+            guard FileManager.default.createFile(atPath: copy.path, contents: nil) else {
+                throw FileSystem.Failure(operation: "create", path: copy.path, code: errno)
+            }
+            let result = try source.export(to: copy, checkpoint: install == .replace, progress: reporter)
+            try verifyCopy(result)
+            reporter(0.95)
+            releaseSource()
+            if install == .replace, Self.hasLiveSidecar(target) { throw Self.busyError }
+            journal.phase = .install
+            try journal.write(for: target)
+            try Self.installCopy(copy.path, at: target, mode: install)
+        } catch {
+            rollBack()
+            throw error
+        }
+        try? FileSystem.removeDatabaseFiles(copy.path)
+        try? OperationJournal.remove(for: target)
+        reporter(1)
+    }
+
+    /// Refuses before anything is written: a folder or file that cannot be written, a target
+    /// that exists (create), or less free space than twice the source (file, -wal and -journal).
+    private func preflight(sourcePath: String) throws {
+        guard FileSystem.isWritable(directory) else {
+            throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
+        }
+        switch (install, DatabaseFile(path: target).kind()) {
+        case (.replace, _):
+            guard FileSystem.isWritable(target) else { throw DatabaseManagerError.permissionDenied(path: target, underlying: nil) }
+        case (.create, .missing): break
+        case (.create, .parentMissing): throw DatabaseManagerError.parentDirectoryMissing(path: target)
+        case (.create, _): throw DatabaseManagerError.fileAlreadyExists(path: target)
+        }
+        let needed = 2 * FileSystem.databaseSize(of: sourcePath)
+        let available = try FileSystem.availableSpace(in: directory)
+        guard available >= needed else {
+            throw DatabaseManagerError.insufficientDiskSpace(path: directory, needed: needed, available: available)
+        }
+    }
+
+    /// Removes the copy, then the journal: the target was never touched.
+    private func rollBack() {
+        try? FileSystem.removeDatabaseFiles(copy.path)
+        try? OperationJournal.remove(for: target)
+    }
+
+    // MARK: - Verifying
+
+    /// Opens the copy on a fresh connection with its own key and settings and checks
+    /// `PRAGMA integrity_check`, the schema, every table's row count, `user_version` and
+    /// `application_id`; puts it in WAL mode when the source was; flushes it (`fsync`).
+    private func verifyCopy(_ result: ExportResult) throws {
+        do {
+            let connection = try openCopy()
+            defer { connection.close() }
+            let db = Database(connection: connection)
+            let check = try db.fetchAll("PRAGMA integrity_check").compactMap { $0.value(0, as: String.self) }
+            guard check == ["ok"] else {
+                throw DatabaseManagerError.verificationFailed(
+                    path: target, reason: "integrity_check: " + check.prefix(3).joined(separator: "; "))
+            }
+            let found = try DatabaseFingerprint(db)
+            guard found == result.fingerprint else {
+                throw DatabaseManagerError.verificationFailed(path: target, reason: found.difference(from: result.fingerprint))
+            }
+            if result.sourceIsWAL { try db.executeScript("PRAGMA journal_mode = WAL") }
+        } catch let error as DatabaseManagerError {
+            if case .verificationFailed = error { throw error }
+            throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
+        }
+        try FileSystem.sync(copy.path)
+    }
+
+    /// A fresh connection to the copy: keyed like the target will be, or plaintext.
+    private func openCopy() throws -> Connection {
+        let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite
+        guard let key = copy.key else {
+            guard isPlaintext else {
+                throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
+            }
+            return try DatabaseManager.connectPlaintext(path: copy.path, mode: .readWrite, configuration: configuration)
+        }
+        guard !isPlaintext else { throw DatabaseManagerError.encryptionNotActive(path: target) }
+        return try DatabaseManager.connect(path: copy.path, mode: .readWrite, key: key, configuration: configuration)
+    }
+
+    // MARK: - Installing (also used by recovery)
+
+    static let busyError = SQLiteError(
+        extendedCode: .busy,
+        message: "another connection still uses the database (its -wal or -journal file holds data)")
+
+    /// `true` when the target has a `-wal` with data or a hot `-journal` (non-zero header): then
+    /// another connection uses it, and replacing the file would lose or corrupt data.
+    static func hasLiveSidecar(_ target: String) -> Bool {
+        if let size = FileSystem.size(of: target + "-wal"), size > 0 { return true }
+        guard let header = DatabaseFile(path: target + "-journal").header(count: 8) else { return false }
+        return header.contains { $0 != 0 }
+    }
+
+    /// Replaces (`rename`) or creates (`link`, never overwriting) the target with the verified
+    /// copy, after removing the target's stale `-wal`, `-shm` and `-journal`; flushes the folder.
+    /// It throws only while the target is still the old one: nothing after the rename or link fails.
+    static func installCopy(_ temporary: String, at target: String, mode: OperationJournal.Install) throws {
+        switch mode {
+        case .replace:
+            for suffix in FileSystem.sidecarSuffixes { try FileSystem.remove(target + suffix) }
+            try FileSystem.rename(temporary, to: target)
+        case .create:
+            try FileSystem.link(temporary, to: target)
+            try? FileSystem.remove(temporary)
+        }
+        try? FileSystem.sync(DatabaseFile(path: target).directory)
+    }
+}

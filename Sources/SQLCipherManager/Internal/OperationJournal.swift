@@ -1,0 +1,118 @@
+import Foundation
+
+// MARK: - OperationJournal
+
+/// The small file `<database>.scm-journal` that records an export-based operation (rekey,
+/// encrypt, decrypt) while it runs, so the next open can finish or roll it back after a crash.
+///
+/// It holds no key and no data: only the operation's name, how the new file is installed,
+/// the phase reached and the name of the temporary file (in the same folder). Every write goes
+/// to `<journal>.tmp`, is flushed (`fsync`), renamed over the journal and the folder flushed,
+/// so a reader sees either the previous phase or the new one, never half a file.
+struct OperationJournal: Equatable {
+    /// How the verified temporary file becomes the target.
+    enum Install: String {
+        /// `rename` over an existing target (rekey, encrypt in place).
+        case replace
+        /// `link` to a target that must not exist, then remove the temporary name (encrypt or
+        /// decrypt to a new path).
+        case create
+    }
+
+    /// How far the operation got.
+    enum Phase: String {
+        /// The temporary file is being written or verified; the target is untouched. Recovery
+        /// rolls back: removes the temporary file.
+        case export
+        /// The temporary file is complete, flushed and verified. Recovery finishes: installs it.
+        case install
+    }
+
+    static let suffix = ".scm-journal"
+
+    /// The operation's name (`rekey`, `encrypt`, `decrypt`), for diagnosis.
+    let operation: String
+    let install: Install
+    var phase: Phase
+    /// The temporary file's name, in the target's folder.
+    let temporaryName: String
+
+    /// The journal's path for a target file.
+    static func path(for target: String) -> String { target + suffix }
+
+    // MARK: - Encoding
+
+    private static let signature = "sqlciphermanager-journal 1"
+
+    var encoded: String {
+        [Self.signature, "operation=\(operation)", "install=\(install.rawValue)",
+         "phase=\(phase.rawValue)", "temporary=\(temporaryName)", ""].joined(separator: "\n")
+    }
+
+    /// Parses a journal; `nil` when the text is not one this code wrote.
+    init?(decoding text: String) {
+        let lines = text.split(separator: "\n").map(String.init)
+        guard lines.first == Self.signature else { return nil }
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        guard let operation = fields["operation"],
+              let install = fields["install"].flatMap(Install.init),
+              let phase = fields["phase"].flatMap(Phase.init),
+              let temporaryName = fields["temporary"],
+              !temporaryName.isEmpty, !temporaryName.contains("/"), temporaryName != "..", temporaryName != "."
+        else { return nil }
+        self.init(operation: operation, install: install, phase: phase, temporaryName: temporaryName)
+    }
+
+    init(operation: String, install: Install, phase: Phase, temporaryName: String) {
+        self.operation = operation
+        self.install = install
+        self.phase = phase
+        self.temporaryName = temporaryName
+    }
+
+    // MARK: - Reading and writing
+
+    /// The journal beside `target`, `nil` when there is none.
+    ///
+    /// - Throws: ``DatabaseManagerError/recoveryFailed(path:reason:)`` when a file is there but
+    ///   is not a journal this code wrote.
+    static func read(for target: String) throws -> OperationJournal? {
+        let path = path(for: target)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path),
+              let journal = OperationJournal(decoding: String(decoding: data, as: UTF8.self))
+        else {
+            throw DatabaseManagerError.recoveryFailed(path: path, reason: "the journal file cannot be read or parsed")
+        }
+        return journal
+    }
+
+    /// Writes the journal durably beside `target`: temporary file, `fsync`, `rename`, `fsync` of the folder.
+    func write(for target: String) throws {
+        let path = Self.path(for: target)
+        let staging = path + ".tmp"
+        guard FileManager.default.createFile(atPath: staging, contents: Data(encoded.utf8)) else {
+            throw FileSystem.Failure(operation: "create", path: staging, code: errno)
+        }
+        try FileSystem.sync(staging)
+        try FileSystem.rename(staging, to: path)
+        try FileSystem.sync(DatabaseFile(path: target).directory)
+    }
+
+    /// Removes the journal (and a half-written one) beside `target`, then flushes the folder.
+    static func remove(for target: String) throws {
+        let path = path(for: target)
+        try FileSystem.remove(path + ".tmp")
+        try FileSystem.remove(path)
+        try FileSystem.sync(DatabaseFile(path: target).directory)
+    }
+
+    /// The temporary file's full path.
+    func temporaryPath(for target: String) -> String {
+        (DatabaseFile(path: target).directory as NSString).appendingPathComponent(temporaryName)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+@Suite("Rekey")
+struct RekeyTests {
+    // MARK: - Success
+
+    @Test("rekey changes the password, keeps every object and row, and keeps the manager open")
+    func rekeyChangesPassword() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 300)
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        try manager.open(password: "old-secret")
+        let before = try manager.withDatabase { try DatabaseFingerprint($0) }
+        var fractions: [Double] = []
+        try manager.rekey(to: "new-secret") { fractions.append($0) }
+
+        #expect(manager.isOpen)
+        #expect(try manager.withDatabase { try DatabaseFingerprint($0) } == before)
+        #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 300) } == [])
+        #expect(try manager.withDatabase { try RichDatabase.constraintsWork($0) })
+        #expect(delegate.events == [.opened, .willRekey, .didRekey])
+        #expect(fractions.first == 0 && fractions.last == 1)
+        #expect(fractions == fractions.sorted())
+        try manager.reopen()
+        manager.close()
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        #expect(dir.openResult(password: "new-secret") == "none")
+        #expect(FileSnapshot(dir.url).leftovers == [])
+        #expect(!Fixture.contains(dir.file(), "MARKER-1"))
+    }
+
+    @Test("rekey with options changes kdf_iter and page size; the configuration follows")
+    func rekeyChangesCipherSettings() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let options = CipherOptions(kdfIterations: 5000, pageSize: 4096)
+        try manager.rekey(to: "new-secret", options: options)
+
+        #expect(manager.configuration.cipher == options)
+        let settings = try manager.cipherSettings()
+        #expect(settings.kdfIterations == 5000 && settings.pageSize == 4096)
+        manager.close()
+        #expect(dir.openResult(password: "new-secret") == "incorrectPasswordOrSettings")
+        let opened = dir.openResult(password: "new-secret") { $0.cipher = options }
+        #expect(opened == "none")
+        #expect(try dir.withOpened(password: "new-secret", configure: { $0.cipher = options }) {
+            try RichDatabase.verify($0, rows: 200)
+        } == [])
+    }
+
+    @Test("rekey to a raw key; open(rawKey:) opens the result")
+    func rekeyToRawKey() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let rawKey = Data((0..<32).map { UInt8($0 * 7 % 256) })
+        try manager.rekey(toRawKey: rawKey)
+        manager.close()
+
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        let reopened = dir.manager()
+        try reopened.open(rawKey: rawKey)
+        #expect(try reopened.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
+    }
+
+    @Test("a WAL database: rows still in the -wal are carried over, WAL mode is kept, no old -wal is left")
+    func rekeyWAL() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, wal: true)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        try manager.execute("INSERT INTO tag(name, weight) VALUES ('in-wal', 1)")
+        #expect((FileSystem.size(of: dir.file().path + "-wal") ?? 0) > 0)
+        try manager.rekey(to: "new-secret")
+
+        #expect(try manager.scalar(String.self, "PRAGMA journal_mode") == "wal")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
+        manager.close()
+        #expect(!FileManager.default.fileExists(atPath: dir.file().path + "-wal"))
+        #expect(try dir.withOpened(password: "new-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
+    }
+
+    // MARK: - Refusals before anything starts
+
+    @Test("rekey refuses without events when closed, inside a transaction, with a blank password or a 4.x option")
+    func rekeyRefusals() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "notOpen")
+        try manager.open(password: "old-secret")
+        let snapshot = FileSnapshot(dir.url)
+
+        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(to: "new-secret") } } == "transactionInProgress")
+        #expect(thrownCase { try manager.rekey(to: "   ") } == "invalidPassword")
+        #expect(thrownCase { try manager.rekey(toRawKey: Data(count: 16)) } == "invalidKeyLength")
+        let modern = CipherOptions(kdfAlgorithm: .sha512)
+        if let version = DatabaseManager.linkedSQLCipherVersion, version < SQLCipherVersion(4, 0, 0) {
+            #expect(thrownCase { try manager.rekey(to: "new-secret", options: modern) } == "unsupportedOption")
+        }
+        #expect(thrownCase { try manager.rekey(to: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")
+        #expect(delegate.events == [.opened])
+        #expect(FileSnapshot(dir.url) == snapshot)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
+    }
+
+    // MARK: - Failures after willRekey
+
+    @Test("a read-only database file: permissionDenied, file unchanged, still open with the old password",
+          .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
+    func rekeyReadOnlyFile() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        try manager.open(password: "old-secret")
+        let snapshot = FileSnapshot(dir.url)
+        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(to: "new-secret") } }
+
+        #expect(failure == "permissionDenied")
+        #expect(delegate.events == [.opened, .willRekey, .rekeyError("permissionDenied")])
+        #expect(FileSnapshot(dir.url) == snapshot)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
+        manager.close()
+        #expect(dir.openResult(password: "old-secret") == "none")
+    }
+
+    @Test("a read-only folder: permissionDenied, nothing written",
+          .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
+    func rekeyReadOnlyFolder() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let snapshot = FileSnapshot(dir.url)
+        let failure = ReadOnly.whileReadOnly(dir.url) { thrownCase { try manager.rekey(to: "new-secret") } }
+
+        #expect(failure == "permissionDenied")
+        #expect(FileSnapshot(dir.url) == snapshot)
+        #expect(manager.isOpen)
+    }
+
+    @Test("too little free space: insufficientDiskSpace before anything is written",
+          .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
+    func rekeyInsufficientSpace() throws {
+        let disk = try SmallDisk(kilobytes: 700)
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 4000)
+        try FileManager.default.copyItem(at: dir.file(), to: disk.file("test.db"))
+        #expect((FileSystem.size(of: disk.file("test.db").path) ?? 0) > 350_000)
+        let manager = DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        try manager.open(password: "old-secret")
+        let snapshot = FileSnapshot(disk.url)
+
+        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "insufficientDiskSpace")
+        #expect(delegate.events == [.opened, .willRekey, .rekeyError("insufficientDiskSpace")])
+        #expect(FileSnapshot(disk.url) == snapshot)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
+    }
+
+    @Test("the disk fills up during the export: diskFull, the copy is removed, the old database is open and intact",
+          .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
+    func rekeyDiskFillsDuringExport() throws {
+        let disk = try SmallDisk(kilobytes: 1500)
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 4000)
+        try FileManager.default.copyItem(at: dir.file(), to: disk.file("test.db"))
+        let manager = DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
+        try manager.open(password: "old-secret")
+        let snapshot = FileSnapshot(disk.url)
+        let filler = disk.file("filler")
+        let failure = thrownCase {
+            try manager.rekey(to: "new-secret") { fraction in
+                // Another program takes the free space once the export has started.
+                guard fraction > 0, !FileManager.default.fileExists(atPath: filler.path) else { return }
+                let free = (try? FileSystem.availableSpace(in: disk.url.path)) ?? 0
+                _ = FileManager.default.createFile(atPath: filler.path, contents: Data(count: Int(max(free - 8192, 0))))
+            }
+        }
+        try? FileManager.default.removeItem(at: filler)
+
+        #expect(failure == "diskFull")
+        #expect(FileSnapshot(disk.url) == snapshot)
+        #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 4000) } == [])
+        manager.close()
+        #expect(DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
+            .openResult(password: "old-secret") == "none")
+    }
+}
+
+extension DatabaseManager {
+    /// The error case name when this manager opens with `password` ("none" when it opens); closes it after.
+    func openResult(password: String) -> String {
+        defer { close() }
+        return thrownCase { try open(password: password) }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+// MARK: - Shell
+
+/// Runs a tool with arguments and returns its exit status (`-1` when it cannot be started).
+@discardableResult
+func runTool(_ tool: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    } catch {
+        return -1
+    }
+}
+
+// MARK: - Read-only files and folders
+
+/// Makes a file or folder unwritable in a way that also stops root: `chattr +i` (immutable) as
+/// root, `chmod a-w` otherwise.
+enum ReadOnly {
+    static let isRoot = getuid() == 0
+
+    /// `true` when this machine can make a path read-only for this process (root needs
+    /// `chattr` and a file system with the immutable flag, such as ext4).
+    static let isSupported: Bool = {
+        guard isRoot else { return true }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("scm-chattr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: probe.path, contents: Data())
+        defer { try? FileManager.default.removeItem(at: probe) }
+        guard runTool("chattr", ["+i", probe.path]) == 0 else { return false }
+        let writable = access(probe.path, W_OK) == 0
+        runTool("chattr", ["-i", probe.path])
+        return !writable
+    }()
+
+    /// Runs `body` while `url` is read-only.
+    static func whileReadOnly<T>(_ url: URL, _ body: () throws -> T) rethrows -> T {
+        if isRoot { runTool("chattr", ["+i", url.path]) } else { runTool("chmod", ["a-w", url.path]) }
+        defer { if isRoot { runTool("chattr", ["-i", url.path]) } else { runTool("chmod", ["u+w", url.path]) } }
+        return try body()
+    }
+}
+
+// MARK: - A small disk
+
+/// A tmpfs of a few hundred kilobytes mounted on a fresh folder (root only), to run out of space.
+final class SmallDisk: @unchecked Sendable {
+    static let isSupported: Bool = {
+        guard ReadOnly.isRoot else { return false }
+        return (try? SmallDisk(kilobytes: 64)) != nil
+    }()
+
+    let url: URL
+
+    init(kilobytes: Int) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("scm-disk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        guard runTool("mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", url.path]) == 0 else {
+            try? FileManager.default.removeItem(at: url)
+            throw TestFailure()
+        }
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    deinit {
+        runTool("umount", [url.path])
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -26,7 +26,8 @@ static int cb_attach(sqlite3 *db, const char *target, const void *key, int key_l
 int cb_export(const char *source, const void *source_key, int source_key_len,
               const char *target, const void *target_key, int target_key_len) {
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(source, &db, SQLITE_OPEN_READWRITE, NULL);
+    // ATTACH inherits the open flags: without SQLITE_OPEN_CREATE it cannot create the target.
+    int rc = sqlite3_open_v2(source, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc == SQLITE_OK && source_key) rc = sqlite3_key(db, source_key, source_key_len);
     if (rc == SQLITE_OK) rc = cb_attach(db, target, target_key, target_key_len);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "SELECT sqlcipher_export('target')", NULL, NULL, NULL);

@@ -1,3 +1,16 @@
-// SQLCipherBench: Swift public API vs raw C vs plaintext (see BENCHMARKS.md).
-import CBaseline
-print(cb_pool_size())
+// SQLCipherBench: the library's public Swift API vs raw C on libsqlcipher vs plaintext, on the
+// seed's workloads. `make bench` (full, release) or `make bench-quick` (tiny sizes, for CI).
+// See BENCHMARKS.md.
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child" {
+    exit(Child.run(Array(arguments.dropFirst())))
+}
+do {
+    let driver = Driver(options: try Options(arguments))
+    exit(try driver.run() ? 0 : 1)
+} catch {
+    FileHandle.standardError.write(Data("SQLCipherBench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,106 @@
+import CBaseline
+import Foundation
+
+// MARK: - C workloads
+
+/// Runs a job with the raw-C baseline (`Benchmarks/CBaseline`), encrypted or plaintext.
+struct CWorkloads {
+    let job: Job
+    let fixtures: Fixtures
+    var encrypted: Bool { job.implementation != .plain }
+
+    func run() throws -> Measured {
+        switch job.workload {
+        case .insert: return try insert()
+        case .readAll, .fetchAll: return try onFixture { db in Measured.time { cb_read_all(db) } }
+        case .lookups:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
+        case .open: return try open()
+        case .encrypt, .rekey: return try export()
+        }
+    }
+
+    // MARK: - Workloads
+
+    private func insert() throws -> Measured {
+        let path = fixtures.scratch("insert").path
+        Fixtures.remove(path)
+        defer { Fixtures.remove(path) }
+        var measured = try withDB(path, create: true) { db in
+            guard cb_create_table(db) == 0 else { throw BenchError.failed("create table") }
+            return Measured.time { Int64(cb_insert(db, Int32(job.rows))) }
+        }
+        guard measured.checksum == 0 else { throw BenchError.failed("insert") }
+        measured.checksum = try Self.checksum(path, encrypted: encrypted, password: Fixtures.password, pageSize: job.pageSize)
+        return measured
+    }
+
+    private func open() throws -> Measured {
+        let path = fixtures.database(rows: job.rows, encrypted: encrypted, pageSize: job.pageSize).path
+        return Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize) { options in
+            Measured.time {
+                guard let db = cb_open(path, options, 0) else { return -1 }
+                cb_close(db)
+                return 0
+            }
+        }
+    }
+
+    /// The bare migration: plaintext → encrypted (encrypt), or old key → new key (rekey).
+    private func export() throws -> Measured {
+        let rekey = job.workload == .rekey
+        let source = try fixtures.copyFixture(rows: job.rows, encrypted: rekey, pageSize: job.pageSize)
+        let target = fixtures.scratch("target").path
+        Fixtures.remove(target)
+        defer { Fixtures.remove(source); Fixtures.remove(target) }
+        let oldKey = Array(Fixtures.password.utf8)
+        let newKey = Array((rekey ? Fixtures.newPassword : Fixtures.password).utf8)
+        var measured = Measured.time {
+            Int64(cb_export(source, rekey ? oldKey : nil, Int32(oldKey.count), target, newKey, Int32(newKey.count)))
+        }
+        guard measured.checksum == 0 else { throw BenchError.failed("export") }
+        let password = rekey ? Fixtures.newPassword : Fixtures.password
+        measured.checksum = try Self.checksum(target, encrypted: true, password: password)
+        return measured
+    }
+
+    // MARK: - Helpers
+
+    private func onFixture(_ body: (OpaquePointer) throws -> Measured) throws -> Measured {
+        let path = fixtures.database(rows: job.rows, encrypted: encrypted, pageSize: job.pageSize).path
+        return try withDB(path, create: false, body)
+    }
+
+    private func withDB<T>(_ path: String, create: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
+        try Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize) { options in
+            guard let db = cb_open(path, options, create ? 1 : 0) else { throw BenchError.failed("open \(path)") }
+            defer { cb_close(db) }
+            return try body(db)
+        }
+    }
+
+    /// The checksum of every row of a database (untimed), to prove both sides did the same work.
+    static func checksum(_ path: String, encrypted: Bool, password: String, pageSize: Int = 0) throws -> Int64 {
+        try Fixtures.withCOptions(encrypted: encrypted, pageSize: pageSize, cacheSize: 0, password: password) { options in
+            guard let db = cb_open(path, options, 0) else { throw BenchError.failed("checksum open \(path)") }
+            defer { cb_close(db) }
+            return cb_read_all(db)
+        }
+    }
+}
+
+// MARK: - Measured
+
+/// The wall time of the measured part of a workload and its checksum.
+struct Measured {
+    var seconds: Double
+    var checksum: Int64
+
+    static func time(_ body: () throws -> Int64) rethrows -> Measured {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let checksum = try body()
+        let end = DispatchTime.now().uptimeNanoseconds
+        return Measured(seconds: Double(end - start) / 1e9, checksum: checksum)
+    }
+}

@@ -1,0 +1,61 @@
+import CBaseline
+import Foundation
+
+// MARK: - Child
+
+/// The child side: `SQLCipherBench --child <directory> <job arguments…>` runs one job and prints
+/// one `RESULT seconds peakRSSKiB checksum` line.
+enum Child {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 7, let job = Job(arguments: Array(arguments.dropFirst())) else {
+            FileHandle.standardError.write(Data("usage: --child <dir> <job>\n".utf8))
+            return 2
+        }
+        let fixtures = Fixtures(directory: URL(fileURLWithPath: arguments[0]))
+        do {
+            let measured = job.implementation == .swift
+                ? try SwiftWorkloads(job: job, fixtures: fixtures).run()
+                : try CWorkloads(job: job, fixtures: fixtures).run()
+            let result = JobResult(
+                seconds: measured.seconds, peakRSSKiB: Int(cb_peak_rss_kib()), checksum: measured.checksum)
+            print(result.line)
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("\(job.arguments.joined(separator: " ")): \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    // MARK: - Spawning
+
+    /// Runs `job` in a fresh process of this executable and returns what it reports.
+    static func spawn(_ job: Job, directory: URL) throws -> JobResult {
+        let process = Process()
+        process.executableURL = executableURL
+        process.arguments = ["--child", directory.path] + job.arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT") }),
+              let result = JobResult(line: line)
+        else {
+            let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw BenchError.failed(reason.isEmpty ? "status \(process.terminationStatus)" : reason)
+        }
+        return result
+    }
+
+    private static let executableURL: URL = {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    }()
+}

@@ -1,0 +1,79 @@
+// MARK: - Job
+
+/// One measurement: a workload, the implementation that runs it, its size and its settings.
+/// A job runs in a child process of its own (`--child …`), so its peak RSS is its own.
+struct Job: Hashable, Sendable {
+    enum Workload: String, Sendable {
+        case insert, readAll = "read", fetchAll = "fetchall", lookups, open, encrypt, rekey
+    }
+
+    enum Implementation: String, Sendable {
+        /// The library's public Swift API (encrypted).
+        case swift
+        /// Raw C on libsqlcipher, encrypted (sqlite3_key).
+        case c
+        /// Raw C on the same library, no key (plaintext).
+        case plain
+    }
+
+    var workload: Workload
+    var implementation: Implementation
+    var rows: Int
+    /// Lookups to run (the lookups workload only).
+    var count: Int = 0
+    /// `cipher_page_size` / `page_size`; 0 = the library default.
+    var pageSize: Int = 0
+    /// `PRAGMA cache_size`; 0 = the library default.
+    var cacheSize: Int = 0
+
+    // MARK: - Command line
+
+    var arguments: [String] {
+        [workload.rawValue, implementation.rawValue, "\(rows)", "\(count)", "\(pageSize)", "\(cacheSize)"]
+    }
+
+    init(_ workload: Workload, _ implementation: Implementation, rows: Int, count: Int = 0,
+         pageSize: Int = 0, cacheSize: Int = 0) {
+        self.workload = workload
+        self.implementation = implementation
+        self.rows = rows
+        self.count = count
+        self.pageSize = pageSize
+        self.cacheSize = cacheSize
+    }
+
+    init?(arguments: [String]) {
+        guard arguments.count == 6,
+              let workload = Workload(rawValue: arguments[0]),
+              let implementation = Implementation(rawValue: arguments[1]),
+              let numbers = Optional(arguments[2...].compactMap { Int($0) }), numbers.count == 4
+        else { return nil }
+        self.init(workload, implementation, rows: numbers[0], count: numbers[1],
+                  pageSize: numbers[2], cacheSize: numbers[3])
+    }
+}
+
+// MARK: - Result
+
+/// What a child reports: wall time of the measured part, peak RSS, and a checksum of the data
+/// it read (so the C and Swift workloads can be checked to do the same work).
+struct JobResult: Sendable {
+    var seconds: Double
+    var peakRSSKiB: Int
+    var checksum: Int64
+
+    var line: String { "RESULT \(seconds) \(peakRSSKiB) \(checksum)" }
+
+    init(seconds: Double, peakRSSKiB: Int, checksum: Int64) {
+        self.seconds = seconds
+        self.peakRSSKiB = peakRSSKiB
+        self.checksum = checksum
+    }
+
+    init?(line: Substring) {
+        let parts = line.split(separator: " ")
+        guard parts.count == 4, parts[0] == "RESULT", let seconds = Double(parts[1]),
+              let rss = Int(parts[2]), let checksum = Int64(parts[3]) else { return nil }
+        self.init(seconds: seconds, peakRSSKiB: rss, checksum: checksum)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+// MARK: - Options
+
+/// Command-line options of the parent: `--quick`, `--runs N`, `--only a,b`, `--dir PATH`.
+struct Options {
+    var quick = false
+    var runs = 5
+    var only: Set<String> = []
+    var directory: URL?
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments.map { Substring($0) }[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--runs": runs = try Self.number(rest.popFirst(), for: argument)
+            case "--only": only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
+            case "--dir": directory = rest.popFirst().map { URL(fileURLWithPath: String($0)) }
+            default: throw BenchError.failed("unknown option \(argument); use --quick, --runs N, --only a,b, --dir PATH")
+            }
+        }
+        if quick && !arguments.contains("--runs") { runs = 1 }
+    }
+
+    private static func number(_ text: Substring?, for option: Substring) throws -> Int {
+        guard let text, let value = Int(text), value > 0 else { throw BenchError.failed("\(option) needs a positive number") }
+        return value
+    }
+
+    func includes(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
+}
+
+// MARK: - Comparison
+
+/// One table row: jobs measured side by side (interleaved) and the ratio of the first two.
+struct Comparison {
+    var name: String
+    var jobs: [Job]
+    /// The highest acceptable `jobs[0] ÷ jobs[1]` median ratio, if any.
+    var target: Double?
+}
+
+/// A titled table of comparisons and its column labels.
+struct Section {
+    var key: String
+    var title: String
+    var labels: [String]
+    var comparisons: [Comparison]
+}
+
+// MARK: - Plan
+
+/// The workloads: the seed's sizes for a full run, tiny ones for `--quick`.
+struct Plan {
+    let sizes: [Int]
+    let lookupRows: Int
+    let lookupCount: Int
+    let migrationSizes: [Int]
+    let rekeyRows: Int
+
+    init(quick: Bool) {
+        sizes = quick ? [300] : [10_000, 50_000, 100_000]
+        lookupRows = quick ? 300 : 100_000
+        lookupCount = quick ? 100 : 10_000
+        migrationSizes = sizes
+        rekeyRows = quick ? 300 : 100_000
+    }
+
+    static func label(_ rows: Int) -> String { rows >= 1000 && rows % 1000 == 0 ? "\(rows / 1000)k" : "\(rows)" }
+}

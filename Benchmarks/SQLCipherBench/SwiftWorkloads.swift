@@ -1,0 +1,114 @@
+import Foundation
+import SQLCipherManager
+
+// MARK: - Swift workloads
+
+/// Runs a job through the library's public API, exactly as an application would.
+struct SwiftWorkloads {
+    let job: Job
+    let fixtures: Fixtures
+
+    var configuration: DatabaseConfiguration {
+        DatabaseConfiguration(cipher: CipherOptions(pageSize: job.pageSize > 0 ? job.pageSize : nil))
+    }
+
+    func run() throws -> Measured {
+        switch job.workload {
+        case .insert: return try insert()
+        case .readAll: return try onFixture { manager in try Measured.time { try Self.readAll(manager) } }
+        case .fetchAll: return try onFixture { manager in try Measured.time { try Self.fetchAll(manager) } }
+        case .lookups:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { manager in try Measured.time { try Self.lookups(manager, ids) } }
+        case .open: return try open()
+        case .encrypt: return try encrypt()
+        case .rekey: return try rekey()
+        }
+    }
+
+    // MARK: - Insert
+
+    private func insert() throws -> Measured {
+        let url = fixtures.scratch("insert")
+        Fixtures.remove(url.path)
+        defer { Fixtures.remove(url.path) }
+        let rows = Rows()
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        try manager.create(password: Fixtures.password)
+        try manager.execute(Fixtures.createSQL)
+        try applyCacheSize(manager)
+        var measured = try Measured.time {
+            try manager.transaction { db in
+                for row in 1...job.rows {
+                    try db.execute(
+                        Rows.insertSQL, row, rows.text(row, 0), rows.text(row, 1), rows.text(row, 2),
+                        rows.text(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
+                }
+            }
+            return 0
+        }
+        manager.close()
+        measured.checksum = try CWorkloads.checksum(
+            url.path, encrypted: true, password: Fixtures.password, pageSize: job.pageSize)
+        return measured
+    }
+
+    // MARK: - Reads
+
+    static func readAll(_ manager: DatabaseManager) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRow(Rows.selectAllSQL) { row in sum += checksum(row) }
+        }
+        return sum
+    }
+
+    static func fetchAll(_ manager: DatabaseManager) throws -> Int64 {
+        try manager.fetchAll(Rows.selectAllSQL).reduce(0) { $0 + checksum($1) }
+    }
+
+    static func lookups(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        var sum: Int64 = 0
+        for id in ids {
+            if let row = try manager.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }
+        }
+        return sum
+    }
+
+    /// The same checksum as the C side: integers, text lengths, truncated real.
+    static func checksum(_ row: Row) -> Int64 {
+        var sum = row.value(0, as: Int64.self) ?? 0
+        for column in 1...4 {
+            if let text = row.value(column, as: String.self) { sum += Int64(text.utf8.count) }
+        }
+        sum += (row.value(5, as: Int64.self) ?? 0) + (row.value(6, as: Int64.self) ?? 0)
+        return sum + Int64(row.value(7, as: Double.self) ?? 0)
+    }
+
+    // MARK: - Open
+
+    private func open() throws -> Measured {
+        let url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        return try Measured.time {
+            try manager.open(password: Fixtures.password)
+            manager.close()
+            return 0
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func onFixture(_ body: (DatabaseManager) throws -> Measured) throws -> Measured {
+        let url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        try manager.open(password: Fixtures.password)
+        defer { manager.close() }
+        try applyCacheSize(manager)
+        return try body(manager)
+    }
+
+    private func applyCacheSize(_ manager: DatabaseManager) throws {
+        if job.cacheSize != 0 { try manager.execute("PRAGMA cache_size = \(job.cacheSize)") }
+    }
+}

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: deps build demo test clean
+.PHONY: deps build demo test bench bench-quick clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -17,6 +17,13 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
+bench: deps
+	$(SWIFT) run -c release SQLCipherBench $(ARGS)
+
+bench-quick: deps
+	$(SWIFT) run SQLCipherBench --quick
 
 clean:
 	rm -rf .build

@@ -21,7 +21,11 @@ enum Child {
             print(result.line)
             return 0
         } catch {
-            FileHandle.standardError.write(Data("\(job.arguments.joined(separator: " ")): \(error)\n".utf8))
+            if case .unavailable(let what) = error as? BenchError {
+                FileHandle.standardError.write(Data("\(what)\n".utf8))
+                return BenchError.unavailableStatus
+            }
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
             return 1
         }
     }
@@ -47,6 +51,7 @@ enum Child {
               let result = JobResult(line: line)
         else {
             let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            if process.terminationStatus == BenchError.unavailableStatus { throw BenchError.unavailable(reason) }
             throw BenchError.failed(reason.isEmpty ? "status \(process.terminationStatus)" : reason)
         }
         return result

@@ -20,7 +20,8 @@ final class Driver {
         fixtures = Fixtures(directory: directory)
     }
 
-    /// Runs everything; returns `false` when a checksum disagrees between implementations.
+    /// Runs everything; returns `false` when a job failed or a checksum disagrees between
+    /// implementations (a job whose API the library lacks is "n/a", not a failure).
     func run() throws -> Bool {
         let sections = plan.sections.filter { options.includes($0.key) }
         try FileManager.default.createDirectory(at: fixtures.directory, withIntermediateDirectories: true)
@@ -33,7 +34,8 @@ final class Driver {
             consistent = Report.table(section, samples: samples) && consistent
         }
         Report.footer()
-        return consistent
+        let failed = samples.values.contains { $0.failure != nil && !$0.isUnavailable }
+        return consistent && !failed
     }
 
     // MARK: - Measuring
@@ -49,6 +51,7 @@ final class Driver {
                         samples[job, default: Samples()].results.append(try Child.spawn(job, directory: fixtures.directory))
                     } catch {
                         samples[job, default: Samples()].failure = "\(error)"
+                        if case .unavailable = error as? BenchError { samples[job]?.isUnavailable = true }
                     }
                 }
             }

@@ -79,5 +79,16 @@ struct Fixtures: Sendable {
 
 enum BenchError: Error, CustomStringConvertible {
     case failed(String)
-    var description: String { if case .failed(let what) = self { "failed: \(what)" } else { "" } }
+    /// The library does not offer the API yet: the job is reported "n/a", not as a failure.
+    case unavailable(String)
+
+    /// The exit status of a child that reports ``unavailable(_:)``.
+    static let unavailableStatus: Int32 = 3
+
+    var description: String {
+        switch self {
+        case .failed(let what): "failed: \(what)"
+        case .unavailable(let what): "n/a: \(what)"
+        }
+    }
 }

@@ -45,7 +45,9 @@ enum Report {
         }
         for (job, sample) in samples.sorted(by: { $0.key.arguments.joined() < $1.key.arguments.joined() })
         where sample.failure != nil && section.comparisons.contains(where: { $0.jobs.contains(job) }) {
-            print("\n- failed: `\(job.arguments.joined(separator: " "))`: \(sample.failure ?? "")")
+            let line = "- `\(job.arguments.joined(separator: " "))`: \(sample.failure ?? "")"
+            print("\n" + line)
+            if !sample.isUnavailable { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         return consistent
     }

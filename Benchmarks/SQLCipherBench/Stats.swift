@@ -5,6 +5,8 @@ struct Samples {
     var results: [JobResult] = []
     /// Why the job could not run (a child failed); no further runs are attempted.
     var failure: String?
+    /// `true` when the failure is only that the library lacks the API (not counted as an error).
+    var isUnavailable = false
 
     func needs(run: Int) -> Bool { failure == nil && results.count <= run }
 
@@ -24,7 +26,7 @@ struct Samples {
 
     /// `median [min–max]` in milliseconds.
     var formatted: String {
-        if failure != nil { return "failed" }
+        if failure != nil { return isUnavailable ? "n/a" : "failed" }
         return results.isEmpty ? "—" : "\(Self.ms(median)) [\(Self.ms(min))–\(Self.ms(max))]"
     }
 

@@ -6,11 +6,11 @@ import SQLCipherManager
 extension SwiftWorkloads {
     /// The crash-safe encryption of an existing plaintext database (issue 3's API).
     func encrypt() throws -> Measured {
-        throw BenchError.failed("encryptPlaintextDatabase is not in the library yet")
+        throw BenchError.unavailable("encryptPlaintextDatabase is not in the library yet")
     }
 
     /// The crash-safe rekey of an open database (issue 3's API).
     func rekey() throws -> Measured {
-        throw BenchError.failed("rekey is not in the library yet")
+        throw BenchError.unavailable("rekey is not in the library yet")
     }
 }

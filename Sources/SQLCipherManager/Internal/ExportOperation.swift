@@ -76,15 +76,15 @@ struct ExportOperation {
     /// Refuses before anything is written: a folder or file that cannot be written, a target
     /// that exists (create), or less free space than twice the source (file, -wal and -journal).
     private func preflight(sourcePath: String) throws {
-        guard FileSystem.isWritable(directory) else {
-            throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
-        }
         switch (install, DatabaseFile(path: target).kind()) {
         case (.replace, _):
             guard FileSystem.isWritable(target) else { throw DatabaseManagerError.permissionDenied(path: target, underlying: nil) }
         case (.create, .missing): break
         case (.create, .parentMissing): throw DatabaseManagerError.parentDirectoryMissing(path: target)
         case (.create, _): throw DatabaseManagerError.fileAlreadyExists(path: target)
+        }
+        guard FileSystem.isWritable(directory) else {
+            throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
         }
         let needed = 2 * FileSystem.databaseSize(of: sourcePath)
         let available = try FileSystem.availableSpace(in: directory)

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+@Suite("Decrypt")
+struct DecryptTests {
+    @Test("decrypt writes a complete plaintext copy; the database is untouched and stays open")
+    func decrypt() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 300)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let original = Fixture.bytes(dir.file())
+        let before = try manager.withDatabase { try DatabaseFingerprint($0) }
+        var fractions: [Double] = []
+        try manager.decrypt(to: dir.file("plain.db")) { fractions.append($0) }
+
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(manager.isOpen)
+        #expect(try manager.withDatabase { try RichDatabase.constraintsWork($0) })
+        #expect(fractions.last == 1)
+        #expect(DatabaseFile(path: dir.file("plain.db").path).isPlaintextSQLite)
+        #expect(Fixture.contains(dir.file("plain.db"), "MARKER-1"))
+        let plain = try Connection(path: dir.file("plain.db").path, mode: .readOnly)
+        defer { plain.close() }
+        #expect(try DatabaseFingerprint(Database(connection: plain)) == before)
+        #expect(try RichDatabase.verify(Database(connection: plain), rows: 300) == [])
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
+
+    @Test("decrypt refuses a closed manager, an existing or impossible destination, an open transaction")
+    func refusals() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "notOpen")
+        try manager.open(password: "old-secret")
+        try Data("occupied".utf8).write(to: dir.file("taken.db"))
+        let snapshot = FileSnapshot(dir.url)
+
+        #expect(thrownCase { try manager.decrypt(to: dir.file("taken.db")) } == "fileAlreadyExists")
+        #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/folder.db")) } == "parentDirectoryMissing")
+        #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "transactionInProgress")
+        #expect(FileSnapshot(dir.url) == snapshot)
+    }
+
+    @Test("a read-only destination folder: permissionDenied, nothing written",
+          .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
+    func readOnlyFolder() throws {
+        let dir = TemporaryDirectory()
+        let out = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let failure = ReadOnly.whileReadOnly(out.url) { thrownCase { try manager.decrypt(to: out.file("plain.db")) } }
+        #expect(failure == "permissionDenied")
+        #expect(FileSnapshot(out.url).files.isEmpty)
+    }
+}

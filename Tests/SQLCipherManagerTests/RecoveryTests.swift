@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// Crash states built by hand, one per moment of an export-based operation; the fault-injection
+/// suite reaches them with real kills.
+@Suite("Recovery of interrupted operations")
+struct RecoveryTests {
+    private func journal(_ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
+                         operation: String = "rekey", target: URL) throws {
+        let name = ExportOperation.temporaryName(for: target.path, operation: operation)
+        try OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name).write(for: target.path)
+    }
+
+    @Test("killed while exporting: the partial copy is removed and the old password opens the file")
+    func exportPhaseRollsBack() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let original = Fixture.bytes(dir.file())
+        try journal(.export, target: dir.file())
+        try Data(repeating: 7, count: 3000).write(to: dir.file("test.db.scm-rekey"))
+        try Data(repeating: 1, count: 512).write(to: dir.file("test.db.scm-rekey-journal"))
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(dir.openResult(password: "old-secret") == "none")
+    }
+
+    @Test("killed after the copy was verified: the next open installs it and opens with the new password")
+    func installPhaseCompletesOnOpen() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret", rows: 250)
+        try journal(.install, target: dir.file())
+        try Data().write(to: dir.file("test.db-wal"))
+
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(try dir.withOpened(password: "new-secret") { try RichDatabase.verify($0, rows: 250) } == [])
+    }
+
+    @Test("killed after the rename: recovery only removes the journal")
+    func installPhaseAfterRename() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, password: "new-secret")
+        let installed = Fixture.bytes(dir.file())
+        try journal(.install, target: dir.file())
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .completed)
+        #expect(Fixture.bytes(dir.file()) == installed)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+    }
+
+    @Test("a -wal holding data beside the target (someone wrote since): the copy is dropped, the file kept")
+    func liveWALRollsBack() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
+        let original = Fixture.bytes(dir.file())
+        try journal(.install, target: dir.file())
+        try Data(repeating: 9, count: 4096).write(to: dir.file("test.db-wal"))
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db", "test.db-wal"])
+    }
+
+    @Test("a copy to a new path killed after verification: recovery links it into place")
+    func createInstallPhase() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, name: "out.db.scm-encrypt", password: "new-secret")
+        try journal(.install, .create, operation: "encrypt", target: dir.file("out.db"))
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["out.db"])
+        #expect(dir.openResult("out.db", password: "new-secret") == "none")
+    }
+
+    @Test("a journal this code did not write: recoveryFailed, open refuses, nothing is removed")
+    func foreignJournal() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try Data("hello".utf8).write(to: dir.file("test.db.scm-journal"))
+        let snapshot = FileSnapshot(dir.url)
+
+        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
+        #expect(dir.openResult(password: "old-secret") == "recoveryFailed")
+        #expect(FileSnapshot(dir.url) == snapshot)
+    }
+
+    @Test("a journal naming another file as its copy: recoveryFailed, that file is not touched")
+    func journalNamingAnotherFile() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try Data("precious".utf8).write(to: dir.file("other.db"))
+        try OperationJournal(operation: "rekey", install: .replace, phase: .export, temporaryName: "other.db")
+            .write(for: dir.file().path)
+        let snapshot = FileSnapshot(dir.url)
+
+        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
+        #expect(FileSnapshot(dir.url) == snapshot)
+    }
+
+    @Test("killed while writing the first journal: the half-written journal is removed")
+    func halfWrittenJournal() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try Data("sqlciphermanager-jour".utf8).write(to: dir.file("test.db.scm-journal.tmp"))
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+    }
+
+    @Test("the journal round-trips and rejects paths in its temporary name")
+    func journalEncoding() {
+        let journal = OperationJournal(operation: "decrypt", install: .create, phase: .install, temporaryName: "a.db.scm-decrypt")
+        #expect(OperationJournal(decoding: journal.encoded) == journal)
+        let escaping = journal.encoded.replacingOccurrences(of: "a.db.scm-decrypt", with: "../a.db")
+        #expect(OperationJournal(decoding: escaping) == nil)
+    }
+}

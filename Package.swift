@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
         .executable(name: "LoginDemo", targets: ["LoginDemo"]),
+        .executable(name: "cipherdb", targets: ["cipherdb"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
@@ -23,6 +24,7 @@ let package = Package(
             dependencies: ["SQLCipherManager", "TerminalIO"],
             path: "Examples/LoginDemo"
         ),
+        .executableTarget(name: "cipherdb", dependencies: ["SQLCipherManager", "TerminalIO"]),
         // Benchmarks (`make bench`): the raw-C floor and the Swift-vs-C runner. Not products.
         .target(name: "CBaseline", dependencies: ["CSQLCipher"], path: "Benchmarks/CBaseline"),
         .executableTarget(
@@ -31,6 +33,8 @@ let package = Package(
             path: "Benchmarks/SQLCipherBench"
         ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
+        // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
+        .testTarget(name: "ExamplesTests", dependencies: ["LoginDemo", "cipherdb"]),
     ],
     swiftLanguageModes: [.v6]
 )

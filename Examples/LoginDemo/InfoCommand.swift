@@ -10,19 +10,11 @@ extension NotesShell {
         let version = manager.cipherVersion ?? "unknown"
         let provider = manager.cipherProvider.map { " (\($0))" } ?? ""
         Console.say("SQLCipher:       \(version)\(provider)")
-        Console.say("Cipher settings: \(Self.describe(settings))")
+        Console.say("KDF iterations:  \(settings.kdfIterations.map(String.init) ?? "unknown")")
+        Console.say("Page size:       \(settings.pageSize.map { "\($0) bytes" } ?? "unknown")")
+        Console.say("Page HMAC:       \(settings.usesHMAC.map { $0 ? "on" : "off" } ?? "unknown")")
         Console.say("Schema version:  \(try manager.schemaVersion) (this app: \(NotesSchema.migrator.targetVersion))")
         Console.say("File:            \(manager.databasePath ?? "?"), \(manager.databaseSize.map { "\($0) bytes" } ?? "size unknown")")
         Console.say("Notes:           \(try notes.count())")
-    }
-
-    static func describe(_ settings: CipherOptions) -> String {
-        var parts: [String] = []
-        if let kdf = settings.kdfIterations { parts.append("kdf_iter \(kdf)") }
-        if let page = settings.pageSize { parts.append("page size \(page)") }
-        if let hmac = settings.usesHMAC { parts.append("HMAC \(hmac ? "on" : "off")") }
-        if let algorithm = settings.kdfAlgorithm { parts.append(algorithm.rawValue) }
-        if let algorithm = settings.hmacAlgorithm { parts.append(algorithm.rawValue) }
-        return parts.joined(separator: ", ")
     }
 }

@@ -49,6 +49,7 @@ struct NotesShell {
         Command(name: "show", usage: "show ID        show a note") { try $0.show($1) },
         Command(name: "search", usage: "search TEXT    notes whose title or body contains TEXT") { try $0.search($1) },
         Command(name: "delete", usage: "delete ID      delete a note") { try $0.delete($1) },
+        Command(name: "passwd", usage: "passwd         change the database password") { shell, _ in try shell.changePassword() },
         Command(name: "lock", usage: "lock           close the database and return to the login prompt") { shell, _ in shell.lock() },
         Command(name: "info", usage: "info           SQLCipher version, cipher settings, schema version, file size") { shell, _ in
             try shell.info()

@@ -1,0 +1,81 @@
+import SQLCipherManager
+
+// MARK: - ExitCode
+
+/// cipherdb's exit statuses, documented in `--help` and the README.
+enum ExitCode: Int32, CaseIterable {
+    case ok = 0
+    case failure = 1
+    case usage = 2
+    case wrongPassword = 3
+    case notADatabase = 4
+    case fileMissing = 5
+    case wrongKind = 6
+
+    var meaning: String {
+        switch self {
+        case .ok: "success"
+        case .failure: "any other failure (the message says which and what to do)"
+        case .usage: "usage error: unknown command or option, missing argument, password given as an argument"
+        case .wrongPassword: "wrong password (or other cipher settings), or a password the policy rejects"
+        case .notADatabase: "not a database, or corrupt (failed integrity check)"
+        case .fileMissing: "the database file (or its folder) does not exist"
+        case .wrongKind: "plaintext database where an encrypted one was expected, or the reverse"
+        }
+    }
+
+    /// The status for a library error.
+    init(_ error: DatabaseManagerError) {
+        switch error {
+        case .incorrectPasswordOrSettings, .invalidPassword: self = .wrongPassword
+        case .notADatabase, .corrupt: self = .notADatabase
+        case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
+        case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
+        case .invalidOption: self = .usage
+        default: self = .failure
+        }
+    }
+}
+
+// MARK: - Failure
+
+/// A failed invocation: the exit status and a message that says what to do next.
+struct Failure: Error {
+    let code: ExitCode
+    let message: String
+
+    init(_ code: ExitCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    static func usage(_ message: String) -> Failure {
+        Failure(.usage, message + " Run `cipherdb --help` for the commands and options.")
+    }
+
+    /// Wraps any error thrown while running a command.
+    init(wrapping error: any Error) {
+        switch error {
+        case let failure as Failure:
+            self = failure
+        case let error as DatabaseManagerError:
+            self.init(ExitCode(error), error.description + Self.hint(for: error))
+        case let error as SQLiteError:
+            self.init(.failure, "\(error). Fix the SQL and run it again.")
+        default:
+            self.init(.failure, "\(error)")
+        }
+    }
+
+    /// What the CLI adds to the library's advice.
+    private static func hint(for error: DatabaseManagerError) -> String {
+        switch error {
+        case .incorrectPasswordOrSettings:
+            " If it was made with other settings, give them with --kdf-iter N and --page-size N."
+        case .plaintextDatabase(let path):
+            " To encrypt it: cipherdb encrypt \(path)"
+        default:
+            ""
+        }
+    }
+}

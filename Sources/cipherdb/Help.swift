@@ -1,0 +1,48 @@
+// MARK: - Help
+
+/// `cipherdb --help`: commands, options, password sources and exit codes.
+enum Help {
+    static var text: String {
+        var lines = [
+            "cipherdb — administer SQLCipher-encrypted SQLite databases (SQLCipherManager).",
+            "",
+            "Usage: cipherdb COMMAND ARGUMENTS [OPTIONS]",
+            "",
+            "Commands:",
+        ]
+        for spec in CommandSpec.all {
+            lines.append("  " + pad(spec.name + " " + spec.arguments.joined(separator: " "), 26) + spec.summary)
+        }
+        lines += ["", "Options (each command lists the ones it takes with `cipherdb COMMAND --help`):"]
+        for option in Option.allCases {
+            lines.append("  " + pad(option.rawValue + (option.valueName.map { " " + $0 } ?? ""), 26) + option.help)
+        }
+        lines += [
+            "",
+            "Passwords are read from --password-env NAME or --password-file PATH; otherwise from stdin:",
+            "a no-echo prompt on a terminal, else its first lines (rekey: the old password, then the new).",
+            "They are never accepted as arguments (--password is refused): `ps` would show them.",
+            "Long operations draw a progress line on stderr when it is a terminal.",
+            "",
+            "Exit codes:",
+        ]
+        for code in ExitCode.allCases {
+            lines.append("  \(code.rawValue)  \(code.meaning)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(for spec: CommandSpec) -> String {
+        var lines = ["Usage: \(spec.usageLine)", "", spec.summary, ""]
+        for option in spec.options {
+            lines.append("  " + pad(option.rawValue + (option.valueName.map { " " + $0 } ?? ""), 26) + option.help)
+        }
+        lines += ["", "Exit codes: " + ExitCode.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
+            + " (see `cipherdb --help`)."]
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + "  " : text + String(repeating: " ", count: width - text.count)
+    }
+}

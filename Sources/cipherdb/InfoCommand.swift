@@ -1,0 +1,45 @@
+import Foundation
+import SQLCipherManager
+import TerminalIO
+
+// MARK: - info
+
+/// `cipherdb info DB`: what the file is, without a password; with `--unlock` or a password
+/// option, also what is inside.
+enum InfoCommand {
+    static func run(_ invocation: Invocation) throws {
+        let probe = FileProbe(path: invocation.path)
+        Console.say("file: \(invocation.path)")
+        Console.say("kind: \(probe.summary)")
+        if let size = probe.size, probe.kind != .directory { Console.say("size: \(size) bytes") }
+        switch probe.kind {
+        case .missing, .parentMissing:
+            throw DatabaseManagerError.fileNotFound(path: invocation.path)
+        case .plaintext(let header):
+            Console.say("page size: \(header.pageSize)")
+            Console.say("pages: \(header.pageCount)")
+            Console.say("schema version: \(header.userVersion)")
+        default:
+            break
+        }
+        guard Passwords(invocation: invocation).isGiven else { return }
+        try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
+    }
+
+    /// Cipher settings, schema version and tables of an unlocked database.
+    static func printContents(of manager: DatabaseManager) throws {
+        let settings = try manager.cipherSettings()
+        Console.say("cipher: SQLCipher \(manager.cipherVersion ?? "?") (\(manager.cipherProvider ?? "?"))")
+        Console.say("settings: \(CipherText.describe(settings))")
+        Console.say("schema version: \(try manager.schemaVersion)")
+        let tables = try manager.fetchAll(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let names = tables.compactMap { $0.value(0, as: String.self) }
+        Console.say("tables: \(names.count)")
+        for name in names {
+            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let count = try manager.scalar(Int.self, "SELECT count(*) FROM \(quoted)") ?? 0
+            Console.say("  \(name): \(count) row\(count == 1 ? "" : "s")")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// MARK: - Invocation
+
+/// A parsed command line: `cipherdb COMMAND ARGUMENTS... [OPTIONS]` (options may come anywhere
+/// after the command, as `--name value` or `--name=value`; `--` ends them).
+struct Invocation {
+    let spec: CommandSpec
+    let arguments: [String]
+    private(set) var values: [Option: String] = [:]
+
+    /// The first argument: the database file.
+    var path: String { arguments[0] }
+
+    func value(_ option: Option) -> String? { values[option] }
+
+    func has(_ option: Option) -> Bool { values[option] != nil }
+
+    /// A numeric option's value (validated as a positive integer while parsing).
+    func number(_ option: Option) -> Int? { values[option].flatMap { Int($0) } }
+
+    /// Parses the arguments after the command name.
+    static func parse(_ spec: CommandSpec, _ words: [String]) throws(Failure) -> Invocation {
+        var invocation = Invocation(spec: spec, arguments: [])
+        var positional: [String] = []
+        var rest = words[...]
+        var optionsEnded = false
+        while let word = rest.popFirst() {
+            if optionsEnded || !word.hasPrefix("-") || word == "-" {
+                positional.append(word)
+            } else if word == "--" {
+                optionsEnded = true
+            } else {
+                try invocation.take(word, from: &rest)
+            }
+        }
+        guard positional.count == spec.arguments.count else {
+            throw Failure.usage("`cipherdb \(spec.name)` takes \(spec.arguments.joined(separator: " ")); "
+                + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
+        }
+        invocation = Invocation(spec: spec, arguments: positional, values: invocation.values)
+        return invocation
+    }
+
+    /// Reads one option (and its value) into `values`.
+    private mutating func take(_ word: String, from rest: inout ArraySlice<String>) throws(Failure) {
+        let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts[0]
+        if Option.refusedPasswordArguments.contains(name) {
+            throw Failure(.usage, "\(name) is refused. " + Option.refusalMessage)
+        }
+        guard let option = Option(rawValue: name) else {
+            throw Failure.usage("Unknown option \(name).")
+        }
+        guard spec.options.contains(option) else {
+            throw Failure.usage("\(name) does not apply to `cipherdb \(spec.name)`. Usage: \(spec.usageLine).")
+        }
+        guard let valueName = option.valueName else {
+            guard parts.count == 1 else { throw Failure.usage("\(name) takes no value.") }
+            values[option] = ""
+            return
+        }
+        guard let value = parts.count == 2 ? parts[1] : rest.popFirst(), !value.isEmpty else {
+            throw Failure.usage("\(name) needs a value: \(name) \(valueName).")
+        }
+        if option.isNumeric, (Int(value) ?? 0) < 1 {
+            throw Failure.usage("\(name) needs a positive whole number, not '\(value)'.")
+        }
+        values[option] = value
+    }
+}

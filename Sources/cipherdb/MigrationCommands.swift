@@ -1,0 +1,80 @@
+import Foundation
+import SQLCipherManager
+import TerminalIO
+
+// MARK: - rekey, encrypt, decrypt, settings
+
+/// The commands that rewrite a database through the library's crash-safe export
+/// (`rekey`, `encryptPlaintextDatabase`, `decrypt`), with a progress line on a terminal.
+enum MigrationCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "rekey", arguments: ["DB"], options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile],
+                    summary: "change the password (stdin: the old password, then the new one)", run: rekey),
+        CommandSpec(name: "encrypt", arguments: ["PLAIN"], options: CommandSpec.unlocking + [.to],
+                    summary: "encrypt a plaintext SQLite database, in place or --to a new file", run: encrypt),
+        CommandSpec(name: "decrypt", arguments: ["DB"], options: CommandSpec.unlocking + [.to],
+                    summary: "write a plaintext copy --to a new file (the database is unchanged)", run: decrypt),
+        CommandSpec(name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize],
+                    summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N)", run: settings),
+    ]
+
+    static func rekey(_ invocation: Invocation) throws {
+        try Session.withOpenDatabase(invocation) { manager in
+            let new = try Passwords(invocation: invocation).replacement()
+            try withProgress("Re-encrypting") { try manager.rekey(to: new, progress: $0) }
+            Console.say("Changed the password of \(invocation.path).")
+        }
+    }
+
+    static func encrypt(_ invocation: Invocation) throws {
+        if let problem = FileProbe(path: invocation.path).plaintextProblem { throw problem }
+        let destination = invocation.value(.to)
+        if let destination, FileManager.default.fileExists(atPath: destination) {
+            throw DatabaseManagerError.fileAlreadyExists(path: destination)
+        }
+        let password = try Passwords(invocation: invocation).forNewDatabase()
+        let configuration = DatabaseConfiguration(cipher: Session.cipherOptions(invocation))
+        try withProgress("Encrypting") { progress in
+            try DatabaseManager.encryptPlaintextDatabase(
+                at: URL(fileURLWithPath: invocation.path), to: destination.map { URL(fileURLWithPath: $0) },
+                password: password, configuration: configuration, progress: progress)
+        }
+        Console.say("Encrypted \(invocation.path)" + (destination.map { " into \($0)." } ?? " in place."))
+    }
+
+    static func decrypt(_ invocation: Invocation) throws {
+        guard let destination = invocation.value(.to) else {
+            throw Failure.usage("decrypt needs --to PATH: the plaintext copy is always a new file.")
+        }
+        if FileManager.default.fileExists(atPath: destination) {
+            throw DatabaseManagerError.fileAlreadyExists(path: destination)
+        }
+        try Session.withOpenDatabase(invocation) { manager in
+            try withProgress("Decrypting") { try manager.decrypt(to: URL(fileURLWithPath: destination), progress: $0) }
+        }
+        Console.say("Wrote a plaintext copy of \(invocation.path) to \(destination). Anyone who can read it can read every row.")
+    }
+
+    static func settings(_ invocation: Invocation) throws {
+        guard invocation.has(.setKdfIter) || invocation.has(.setPageSize) else {
+            throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N.")
+        }
+        if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
+        let password = try Passwords(invocation: invocation).current()
+        try Session.withOpenDatabase(invocation, password: password) { manager in
+            var options = try manager.cipherSettings()
+            options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
+            options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
+            try withProgress("Re-encrypting") { try manager.rekey(to: password, options: options, progress: $0) }
+            Console.say("Re-encrypted \(invocation.path) with \(CipherText.describe(try manager.cipherSettings())). "
+                + "Open it with these settings from now on.")
+        }
+    }
+
+    /// Runs `body` with a progress callback drawing on stderr (when it is a terminal).
+    private static func withProgress(_ label: String, _ body: (@escaping (Double) -> Void) throws -> Void) throws {
+        let line = ProgressLine(label)
+        defer { line.finish() }
+        try body(line.update)
+    }
+}

@@ -1,0 +1,56 @@
+// MARK: - Option
+
+/// Every option cipherdb knows. Which ones a command accepts is in its ``CommandSpec``.
+enum Option: String, CaseIterable, Sendable {
+    case passwordEnv = "--password-env"
+    case passwordFile = "--password-file"
+    case newPasswordEnv = "--new-password-env"
+    case newPasswordFile = "--new-password-file"
+    case kdfIter = "--kdf-iter"
+    case pageSize = "--page-size"
+    case setKdfIter = "--set-kdf-iter"
+    case setPageSize = "--set-page-size"
+    case to = "--to"
+    case json = "--json"
+    case unlock = "--unlock"
+
+    /// The placeholder of the option's value, or `nil` for a flag.
+    var valueName: String? {
+        switch self {
+        case .passwordEnv, .newPasswordEnv: "NAME"
+        case .passwordFile, .newPasswordFile, .to: "PATH"
+        case .kdfIter, .pageSize, .setKdfIter, .setPageSize: "N"
+        case .json, .unlock: nil
+        }
+    }
+
+    /// `true` for options whose value must be a positive integer.
+    var isNumeric: Bool { valueName == "N" }
+
+    var help: String {
+        switch self {
+        case .passwordEnv: "read the password from environment variable NAME"
+        case .passwordFile: "read the password from the first line of file PATH"
+        case .newPasswordEnv: "rekey: read the new password from environment variable NAME"
+        case .newPasswordFile: "rekey: read the new password from the first line of file PATH"
+        case .kdfIter: "the database's PBKDF2 iterations (default: SQLCipher's)"
+        case .pageSize: "the database's page size (default: SQLCipher's)"
+        case .setKdfIter: "settings: the new PBKDF2 iterations"
+        case .setPageSize: "settings: the new page size"
+        case .to: "encrypt/decrypt: the file to write (encrypt: default in place)"
+        case .json: "exec: print the rows as a JSON array of objects instead of TSV"
+        case .unlock: "info: also unlock the database (password from the prompt or stdin)"
+        }
+    }
+
+    /// Arguments that would put a password in the process list, refused with an explanation.
+    static let refusedPasswordArguments: Set<String> = [
+        "--password", "--new-password", "--old-password", "--passphrase", "--key", "-p",
+    ]
+
+    static let refusalMessage = """
+        Passwords are never accepted as command-line arguments: other users can read them with `ps`, \
+        and they stay in your shell history. Use --password-env NAME or --password-file PATH, pipe the \
+        password on stdin, or type it at the prompt.
+        """
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SQLCipherManager
+
+// MARK: - Session
+
+/// Builds the manager for an invocation's database with its `--kdf-iter` / `--page-size`.
+enum Session {
+    static func manager(for invocation: Invocation, path: String? = nil) -> DatabaseManager {
+        DatabaseManager(
+            url: URL(fileURLWithPath: path ?? invocation.path),
+            configuration: DatabaseConfiguration(cipher: cipherOptions(invocation)))
+    }
+
+    /// The cipher options given on the command line; `nil` values keep SQLCipher's defaults.
+    static func cipherOptions(_ invocation: Invocation) -> CipherOptions {
+        CipherOptions(kdfIterations: invocation.number(.kdfIter), pageSize: invocation.number(.pageSize))
+    }
+
+    /// Opens the invocation's database with `password` (default: its password source), runs
+    /// `body`, and closes it. A file that cannot be unlocked is refused before the password is read.
+    static func withOpenDatabase<T>(
+        _ invocation: Invocation, password: String? = nil, _ body: (DatabaseManager) throws -> T
+    ) throws -> T {
+        let manager = manager(for: invocation)
+        if let problem = FileProbe(path: invocation.path).problemBeforeUnlock {
+            throw problem
+        }
+        try manager.open(password: try password ?? Passwords(invocation: invocation).current())
+        defer { manager.close() }
+        return try body(manager)
+    }
+}

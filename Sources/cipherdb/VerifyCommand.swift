@@ -1,0 +1,21 @@
+import SQLCipherManager
+import TerminalIO
+
+// MARK: - verify
+
+/// `cipherdb verify DB`: the key check (open), then `PRAGMA integrity_check`, which with
+/// SQLCipher also checks every page's HMAC.
+enum VerifyCommand {
+    static func run(_ invocation: Invocation) throws {
+        try Session.withOpenDatabase(invocation) { manager in
+            Console.say("password: correct")
+            let problems = try manager.integrityProblems()
+            guard problems.isEmpty else {
+                for problem in problems { Console.say("problem: \(problem)") }
+                throw Failure(.notADatabase, "\(invocation.path) failed the integrity check (\(problems.count) "
+                    + "problem\(problems.count == 1 ? "" : "s")). Restore it from a backup, or export what still reads.")
+            }
+            Console.say("integrity: ok")
+        }
+    }
+}

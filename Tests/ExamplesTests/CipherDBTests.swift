@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Drives the built cipherdb: create, exec, info, verify, password sources and exit codes.
+@Suite struct CipherDBTests: UsesCipherDB {
+    let cli: CipherDBFixture
+    init() throws { cli = try CipherDBFixture() }
+
+    /// db.db with a table `t` of three rows.
+    func createSample() throws {
+        try cli.createDatabase("""
+            CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, raw BLOB);
+            INSERT INTO t(name, score, raw) VALUES ('ann', 1.5, x'00ff'), ('tab\there', NULL, NULL), ('semi;colon', 3, NULL);
+            """)
+    }
+
+    @Test func createMakesAnEncryptedFile() throws {
+        try createSample()
+        #expect(folder.exists("db.db"))
+        #expect(!folder.isPlaintextSQLite("db.db"))
+        #expect(!folder.fileContains("db.db", "semi;colon"))
+        let again = try cli(["create", "db.db"] + fast, stdin: password + "\n")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("A file already exists"))
+    }
+
+    @Test func execPrintsTSVWithOneResultSetPerStatement() throws {
+        try createSample()
+        let result = try cli(["exec", "db.db", "SELECT name, score, raw FROM t ORDER BY id; SELECT count(*) AS n FROM t"] + fast,
+                             stdin: password + "\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout == "name\tscore\traw\nann\t1.5\tx'00ff'\ntab\\there\t\\N\t\\N\nsemi;colon\t3.0\t\\N\n\nn\n3\n")
+    }
+
+    @Test func execPrintsJSON() throws {
+        try createSample()
+        let result = try cli(["exec", "db.db", "SELECT id, name, score FROM t WHERE id < 3 ORDER BY id", "--json"] + fast,
+                             stdin: password + "\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout == "[\n{\"id\":1,\"name\":\"ann\",\"score\":1.5},\n{\"id\":2,\"name\":\"tab\\there\",\"score\":null}\n]\n")
+    }
+
+    @Test func execReportsBadSQLWithExit1() throws {
+        try createSample()
+        let result = try cli(["exec", "db.db", "SELECT nope FROM t"] + fast, stdin: password + "\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no such column: nope"))
+        #expect(result.stderr.contains("Fix the SQL"))
+    }
+
+    @Test func infoWithoutPasswordTellsWhatTheFileIs() throws {
+        try createSample()
+        let encrypted = try cli(["info", "db.db"])
+        #expect(encrypted.status == 0)
+        #expect(encrypted.stdout.contains("kind: encrypted SQLCipher database, or not a database"))
+        #expect(encrypted.stdout.contains("size: \(folder.bytes("db.db").count) bytes"))
+        let missing = try cli(["info", "nothing.db"])
+        #expect(missing.status == 5)
+        #expect(missing.stdout.contains("kind: missing"))
+        try folder.write("empty.db", "")
+        #expect(try cli(["info", "empty.db"]).stdout.contains("kind: empty file"))
+    }
+
+    @Test func infoWithPasswordShowsSettingsSchemaAndTables() throws {
+        try createSample()
+        let result = try cli(["info", "db.db", "--password-env", "DBPW"] + fast, environment: ["DBPW": password])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains("settings: kdf_iter 4000, page size"))
+        #expect(result.stdout.contains("schema version: 0"))
+        #expect(result.stdout.contains("  t: 3 rows"))
+    }
+
+    @Test func verifyChecksPasswordAndIntegrity() throws {
+        try createSample()
+        let good = try cli(["verify", "db.db"] + fast, stdin: password + "\n")
+        #expect(good.status == 0, "\(good.output)")
+        #expect(good.stdout == "password: correct\nintegrity: ok\n")
+        let wrong = try cli(["verify", "db.db"] + fast, stdin: "wrong\n")
+        #expect(wrong.status == 3)
+        #expect(wrong.stderr.contains("Incorrect password"))
+        let otherSettings = try cli(["verify", "db.db", "--kdf-iter", "5000"], stdin: password + "\n")
+        #expect(otherSettings.status == 3)
+    }
+
+    @Test func damagedFileExits4() throws {
+        try createSample()
+        var bytes = folder.bytes("db.db")
+        for index in 1100..<1200 { bytes[index] ^= 0xA5 }
+        try bytes.write(to: folder.url.appendingPathComponent("db.db"))
+        let result = try cli(["verify", "db.db"] + fast, stdin: password + "\n")
+        #expect(result.status == 4, "\(result.output)")
+        try folder.write("odd.db", String(repeating: "x", count: 1000))
+        let odd = try cli(["verify", "odd.db"] + fast, stdin: password + "\n")
+        #expect(odd.status == 4, "\(odd.output)")
+        #expect(odd.stderr.contains("not an SQLCipher database"))
+    }
+
+    @Test func missingFileExits5BeforeAskingForAPassword() throws {
+        let result = try cli(["exec", "nothing.db", "SELECT 1"] + fast)
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("No database file at nothing.db"))
+    }
+}

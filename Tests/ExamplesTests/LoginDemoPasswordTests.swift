@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// LoginDemo's `passwd`, its rekey-error path (seed 004's didEncounterRekeyError), and the
+/// schema upgrade of an older file.
+@Suite struct LoginDemoPasswordTests {
+    let folder: ScratchFolder
+    let original = "original-pass-1"
+    let replacement = "replacement-pass-2"
+
+    init() throws { folder = try ScratchFolder() }
+
+    func demo(_ lines: [String]) throws -> ProgramResult {
+        try Program.run("LoginDemo", ["--db", "notes.db"], stdin: lines.map { $0 + "\n" }.joined(), in: folder.url)
+    }
+
+    func createWithOneNote() throws {
+        let result = try demo([original, original, "add Diary", "dear diary", "", "quit"])
+        try #require(result.status == 0, "\(result.output)")
+    }
+
+    @Test func passwdThenLoginWithTheNewPassword() throws {
+        try createWithOneNote()
+        let change = try demo([original, "passwd", original, replacement, replacement, "quit"])
+        #expect(change.status == 0, "\(change.output)")
+        #expect(change.stdout.contains("Password changed."))
+        #expect(!change.output.contains(replacement))
+        let old = try demo([original, original, original])
+        #expect(old.status == 1, "the old password still opens the database")
+        let new = try demo([replacement, "list", "quit"])
+        #expect(new.status == 0, "\(new.output)")
+        #expect(new.stdout.contains("#1  Diary"))
+    }
+
+    @Test func passwdRefusesAWrongCurrentPasswordAndAMismatch() throws {
+        try createWithOneNote()
+        let result = try demo([original, "passwd", "not-the-password", "passwd", original, replacement, "typo-typo-typo", "quit"])
+        #expect(result.stdout.contains("Incorrect password; the password is unchanged."))
+        #expect(result.stdout.contains("Passwords didn't match. The password is unchanged."))
+        #expect(!result.stdout.contains("Changing the password"))
+        #expect(try demo([original, "list", "quit"]).stdout.contains("#1  Diary"))
+    }
+
+    @Test func rekeyErrorLocksTheAppAndTheOriginalPasswordStillOpens() throws {
+        try createWithOneNote()
+        // A folder where the rekey writes its new copy makes the rekey fail after it started.
+        let blocker = folder.url.appendingPathComponent("notes.db.scm-rekey/keep")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+        let result = try demo([original, "passwd", original, replacement, replacement, "list", original, "list", "quit"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout.contains("Changing the password…"))
+        #expect(result.stdout.contains("Please log in again using your original password."))
+        #expect(result.stdout.contains("Incorrect password"), "the app did not lock: 'list' should be read as a password")
+        #expect(result.stdout.contains("#1  Diary"))
+        try FileManager.default.removeItem(at: blocker.deletingLastPathComponent())
+        #expect(try demo([replacement]).status == 1, "the failed rekey changed the password")
+    }
+
+    @Test func anOlderSchemaIsUpgradedOnLogin() throws {
+        let create = try Program.run("cipherdb", ["create", "notes.db"], stdin: original + "\n", in: folder.url)
+        try #require(create.status == 0, "\(create.output)")
+        let version1 = """
+            CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL DEFAULT '',
+                              created_at TEXT NOT NULL DEFAULT (datetime('now')));
+            INSERT INTO note(title) VALUES ('From version 1');
+            PRAGMA user_version = 1;
+            """
+        let exec = try Program.run("cipherdb", ["exec", "notes.db", version1], stdin: original + "\n", in: folder.url)
+        try #require(exec.status == 0, "\(exec.output)")
+        let result = try demo([original, "list", "info", "quit"])
+        #expect(result.stdout.contains("Migrating the schema from version 1 to 2"))
+        #expect(result.stdout.contains("#1  From version 1"))
+        #expect(result.stdout.contains("Schema version:  2"))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// A scratch folder and a way to run the built cipherdb in it: `try cli(["verify", "db.db"])`.
+struct CipherDBFixture {
+    let folder: ScratchFolder
+    let password = "admin-pass-1"
+    /// A small PBKDF2 cost keeps the tests fast; every command is told it.
+    let fast = ["--kdf-iter", "4000"]
+
+    init() throws { folder = try ScratchFolder() }
+
+    func callAsFunction(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
+    ) throws -> ProgramResult {
+        try Program.run("cipherdb", arguments, stdin: stdin, in: folder.url, environment: environment)
+    }
+
+    /// `cipherdb create db.db` with ``password``, then `sql` through `cipherdb exec`.
+    func createDatabase(_ sql: String) throws {
+        let create = try self(["create", "db.db"] + fast, stdin: password + "\n")
+        try #require(create.status == 0, "\(create.output)")
+        let fill = try self(["exec", "db.db", sql] + fast, stdin: password + "\n")
+        try #require(fill.status == 0, "\(fill.output)")
+    }
+}
+
+/// A suite with a ``CipherDBFixture`` named `cli`, and its folder, password and settings.
+protocol UsesCipherDB {
+    var cli: CipherDBFixture { get }
+}
+
+extension UsesCipherDB {
+    var folder: ScratchFolder { cli.folder }
+    var password: String { cli.password }
+    var fast: [String] { cli.fast }
+}

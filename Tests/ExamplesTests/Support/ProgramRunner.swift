@@ -1,0 +1,125 @@
+import Foundation
+
+/// What a finished program did.
+struct ProgramResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var output: String { stdout + stderr }
+}
+
+/// Runs the built `LoginDemo` and `cipherdb` executables: stdin is a pipe, stdout and stderr
+/// go to files (so neither can fill a pipe and block), and a run that hangs is killed.
+enum Program {
+    /// The build products folder: the test bundle is built there, beside the executables.
+    /// `EXAMPLES_BIN_DIR` overrides it.
+    static let binDirectory: URL = {
+        if let dir = ProcessInfo.processInfo.environment["EXAMPLES_BIN_DIR"] {
+            return URL(fileURLWithPath: dir, isDirectory: true)
+        }
+        let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        var folder = runner.deletingLastPathComponent()
+        // On macOS the runner is inside `….xctest/Contents/MacOS`.
+        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
+        return folder
+    }()
+
+    static func url(_ name: String) throws -> URL {
+        let url = binDirectory.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw RunnerError("\(url.path) is not built: run `swift build --build-tests` first (or set EXAMPLES_BIN_DIR)")
+        }
+        return url
+    }
+
+    /// Starts `name` in `folder` with `arguments`; the returned handle feeds stdin and waits.
+    static func start(
+        _ name: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+    ) throws -> RunningProgram {
+        let process = Process()
+        process.executableURL = try url(name)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let id = UUID().uuidString
+        let out = folder.appendingPathComponent(".out-\(id)")
+        let err = folder.appendingPathComponent(".err-\(id)")
+        for file in [out, err] {
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                throw RunnerError("cannot create \(file.path)")
+            }
+        }
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let running = RunningProgram(process: process, input: input, stdoutFile: out, stderrFile: err)
+        process.terminationHandler = { _ in running.finished.signal() }
+        try process.run()
+        return running
+    }
+
+    /// Runs `name` to completion with `stdin` as its whole input.
+    static func run(
+        _ name: String, _ arguments: [String], stdin: String = "", in folder: URL,
+        environment: [String: String] = [:]
+    ) throws -> ProgramResult {
+        let running = try start(name, arguments, in: folder, environment: environment)
+        running.send(stdin)
+        running.closeInput()
+        return try running.wait()
+    }
+}
+
+/// A started program.
+final class RunningProgram: @unchecked Sendable {
+    let process: Process
+    let input: Pipe
+    let stdoutFile: URL
+    let stderrFile: URL
+    let finished = DispatchSemaphore(value: 0)
+
+    init(process: Process, input: Pipe, stdoutFile: URL, stderrFile: URL) {
+        self.process = process
+        self.input = input
+        self.stdoutFile = stdoutFile
+        self.stderrFile = stderrFile
+    }
+
+    func send(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// The output so far.
+    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+
+    /// Waits until stdout contains `text` (polling), or throws after `timeout` seconds.
+    func waitForOutput(_ text: String, timeout: Double = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !stdout.contains(text) {
+            guard Date() < deadline, process.isRunning else {
+                throw RunnerError("never printed '\(text)'; output so far:\n\(stdout)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Waits for the exit (killing the program after `timeout` seconds) and collects its output.
+    func wait(timeout: Double = 60) throws -> ProgramResult {
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            throw RunnerError("timed out after \(timeout) s; output so far:\n\(stdout)")
+        }
+        let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+        return ProgramResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
+
+struct RunnerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

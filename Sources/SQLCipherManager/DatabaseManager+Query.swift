@@ -20,8 +20,7 @@ extension DatabaseManager {
 
     /// Runs one statement with bound arguments.
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        let values = arguments.map { $0?.databaseValue ?? .null }
-        try withDatabase { try $0.execute(sql, arguments: values) }
+        try withDatabase { try $0.execute(sql, values: arguments) }
     }
 
     /// Runs a script of several statements, without arguments.
@@ -37,15 +36,13 @@ extension DatabaseManager {
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        let values = arguments.map { $0?.databaseValue ?? .null }
-        return try withDatabase { try $0.fetchOne(sql, arguments: values) }
+        try withDatabase { try $0.fetchOne(sql, values: arguments) }
     }
 
     /// The first column of the first row as a Swift type, or `nil`.
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        let values = arguments.map { $0?.databaseValue ?? .null }
-        return try withDatabase { try $0.fetchOne(sql, arguments: values).flatMap { $0.value(0, as: T.self) } }
+        try withDatabase { try $0.fetchOne(sql, values: arguments).flatMap { $0.value(0, as: T.self) } }
     }
 }

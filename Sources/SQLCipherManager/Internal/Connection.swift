@@ -30,6 +30,9 @@ final class Connection {
     let handle: OpaquePointer
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The statement of the last cache hit or miss: a loop that runs one SQL string again and
+    /// again finds it with one string comparison instead of hashing the SQL every time.
+    private var lastStatement: Statement?
     private var progressHandler: ProgressHandler?
     private(set) var isClosed = false
 
@@ -90,7 +93,7 @@ final class Connection {
     /// Finalizes every cached statement and closes the handle (`sqlite3_close_v2`).
     func close() {
         guard !isClosed else { return }
-        statementCache.removeAll()
+        clearStatementCache()
         sqlite3_close_v2(handle)
         isClosed = true
     }
@@ -120,17 +123,26 @@ final class Connection {
 
     /// A prepared statement from the cache, reset and with its bindings cleared.
     func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = lastStatement, statement.sql == sql {
+            statement.reset()
+            return statement
+        }
         if let statement = statementCache[sql] {
             statement.reset()
+            lastStatement = statement
             return statement
         }
         let statement = try prepare(sql)
         statementCache[sql] = statement
+        lastStatement = statement
         return statement
     }
 
     /// Drops every cached statement (before a schema swap or a close).
-    func clearStatementCache() { statementCache.removeAll() }
+    func clearStatementCache() {
+        lastStatement = nil
+        statementCache.removeAll()
+    }
 
     /// Runs every statement of a script (`sqlite3_prepare_v2` with tail), without arguments.
     func executeScript(_ sql: String) throws {

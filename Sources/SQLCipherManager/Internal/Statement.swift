@@ -21,15 +21,28 @@ final class Statement {
 
     /// Binds every argument in order (`sqlite3_bind_*`), after checking the count.
     func bind(_ arguments: [DatabaseValue]) throws {
-        let expected = Int(sqlite3_bind_parameter_count(handle))
-        guard arguments.count == expected else {
-            throw SQLiteError(
-                extendedCode: .range,
-                message: "wrong number of arguments: \(arguments.count) given, \(expected) expected",
-                sql: sql)
-        }
+        try checkArgumentCount(arguments.count)
         for (offset, value) in arguments.enumerated() {
             try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds the Swift values of a variadic call in order, converting each one as it is bound
+    /// rather than building a `[DatabaseValue]` array first (one allocation less per call).
+    func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
+        try checkArgumentCount(arguments.count)
+        for (offset, value) in arguments.enumerated() {
+            try bind(value?.databaseValue ?? .null, at: Int32(offset + 1))
+        }
+    }
+
+    private func checkArgumentCount(_ count: Int) throws {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard count == expected else {
+            throw SQLiteError(
+                extendedCode: .range,
+                message: "wrong number of arguments: \(count) given, \(expected) expected",
+                sql: sql)
         }
     }
 

@@ -22,13 +22,20 @@ public final class Database {
     /// try db.execute("INSERT INTO note(title, body) VALUES (?, ?)", "Hello", body)
     /// ```
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try execute(sql, arguments: arguments.map { $0?.databaseValue ?? .null })
+        try execute(sql, values: arguments)
     }
 
     /// Runs one statement with bound arguments.
     public func execute(_ sql: String, arguments: [DatabaseValue]) throws {
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
+    func execute(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws {
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(values)
         while try statement.step() {}
     }
 
@@ -68,7 +75,7 @@ public final class Database {
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try fetchOne(sql, arguments: arguments.map { $0?.databaseValue ?? .null })
+        try fetchOne(sql, values: arguments)
     }
 
     /// The first row of a query, or `nil`.
@@ -80,12 +87,21 @@ public final class Database {
         return Row(columnNames: statement.columnNames, values: statement.rowValues())
     }
 
+    /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
+    func fetchOne(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws -> Row? {
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return Row(columnNames: statement.columnNames, values: statement.rowValues())
+    }
+
     /// The first column of the first row as a Swift type; `nil` for no row, NULL or an
     /// unconvertible value.
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        let row = try fetchOne(sql, arguments: arguments.map { $0?.databaseValue ?? .null })
+        let row = try fetchOne(sql, values: arguments)
         return row.flatMap { $0.count > 0 ? $0.value(0, as: T.self) : nil }
     }
 

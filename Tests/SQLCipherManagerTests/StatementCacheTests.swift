@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// The statement cache's last-statement fast path and the variadic binding path (issue 5).
+@Suite struct StatementCacheTests {
+    private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
+        let manager = dir.manager()
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL)")
+        return manager
+    }
+
+    @Test func alternatingStatementsEachBindTheirOwnArguments() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.withDatabase { db in
+            for index in 1...20 {
+                try db.execute("INSERT INTO t(id, a, b, c) VALUES (?, ?, ?, ?)", index, "row \(index)", index * 2, 0.5)
+                let row = try db.fetchOne("SELECT a, b FROM t WHERE id = ?", index)
+                #expect(row?.value(0, as: String.self) == "row \(index)")
+                #expect(row?.value(1, as: Int.self) == index * 2)
+            }
+        }
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 20)
+    }
+
+    @Test func anEqualSQLStringBuiltAtRunTimeFindsTheCachedStatement() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let literal = "SELECT count(*) FROM t WHERE b > ?"
+        let built = ["SELECT count(*)", "FROM t WHERE b > ?"].joined(separator: " ")
+        try manager.execute("INSERT INTO t(b) VALUES (1), (2), (3)")
+        #expect(try manager.scalar(Int.self, literal, 1) == 2)
+        #expect(try manager.scalar(Int.self, built, 2) == 1)
+        #expect(try manager.scalar(Int.self, literal, 0) == 3)
+    }
+
+    @Test func variadicArgumentsBindEveryTypeAndNil() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let missing: String? = nil
+        try manager.execute("INSERT INTO t(id, a, b, c) VALUES (?, ?, ?, ?)", Int64(7), missing, true, nil)
+        let row = try #require(try manager.fetchOne("SELECT a, b, c FROM t WHERE id = ?", 7))
+        #expect(row[0] == .null)
+        #expect(row[1] == .integer(1))
+        #expect(row[2] == .null)
+    }
+
+    @Test func aWrongArgumentCountThrowsRangeAndTheNextCallStillWorks() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let sql = "INSERT INTO t(a, b) VALUES (?, ?)"
+        for arguments in [[], ["only one"], ["one", "two", "three"]] as [[String]] {
+            do {
+                try manager.withDatabase { db in
+                    try db.execute(sql, values: arguments.map { $0 as (any DatabaseValueConvertible)? })
+                }
+                Issue.record("expected a range error for \(arguments.count) arguments")
+            } catch let error as SQLiteError {
+                #expect(error.code == .range)
+            }
+        }
+        try manager.execute(sql, "a", 1)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
+    }
+}

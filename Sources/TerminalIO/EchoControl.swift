@@ -26,7 +26,7 @@ public enum EchoControl {
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         saved.lock.withLock { saved.settings = (fd, original) }
-        _ = tcsetattr(fd, TCSAFLUSH, &silent)
+        _ = tcsetattr(fd, TCSADRAIN, &silent)
         defer { restore() }
         return try body()
     }
@@ -35,7 +35,7 @@ public enum EchoControl {
     public static func restore() {
         saved.lock.withLock {
             guard var settings = saved.settings else { return }
-            _ = tcsetattr(settings.fd, TCSAFLUSH, &settings.value)
+            _ = tcsetattr(settings.fd, TCSADRAIN, &settings.value)
             saved.settings = nil
         }
     }

@@ -24,7 +24,8 @@ struct Invocation {
         var rest = words[...]
         var optionsEnded = false
         while let word = rest.popFirst() {
-            if optionsEnded || !word.hasPrefix("-") || word == "-" {
+            // A word with a space or newline is never an option: SQL may start with a `--` comment.
+            if optionsEnded || !word.hasPrefix("-") || word == "-" || word.contains(where: \.isWhitespace) {
                 positional.append(word)
             } else if word == "--" {
                 optionsEnded = true

@@ -40,6 +40,23 @@ import Testing
         #expect(result.stdout == "[\n{\"id\":1,\"name\":\"ann\",\"score\":1.5},\n{\"id\":2,\"name\":\"tab\\there\",\"score\":null}\n]\n")
     }
 
+    @Test func execSplitsStatementsButNotTriggerBodiesQuotesOrComments() throws {
+        try createSample()
+        let sql = """
+            -- a comment; with a semicolon
+            CREATE TABLE log(msg TEXT);
+            CREATE TRIGGER t_log AFTER INSERT ON t BEGIN
+                INSERT INTO log VALUES ('added; ' || new.name);
+            END;
+            /* block; comment */ INSERT INTO t(name) VALUES ('it''s; fine');
+            SELECT msg FROM log;
+            -- trailing comment
+            """
+        let result = try cli(["exec", "db.db", sql] + fast, stdin: password + "\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout == "msg\nadded; it's; fine\n")
+    }
+
     @Test func execReportsBadSQLWithExit1() throws {
         try createSample()
         let result = try cli(["exec", "db.db", "SELECT nope FROM t"] + fast, stdin: password + "\n")

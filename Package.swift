@@ -33,6 +33,12 @@ let package = Package(
             path: "Benchmarks/SQLCipherBench"
         ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
+        // The process the fault-injection tests kill mid-rekey/encrypt/decrypt (not a product).
+        .executableTarget(
+            name: "FaultInjectionHelper",
+            dependencies: ["SQLCipherManager"],
+            path: "Tests/FaultInjectionHelper"
+        ),
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
         .testTarget(name: "ExamplesTests", dependencies: ["LoginDemo", "cipherdb"]),
     ],

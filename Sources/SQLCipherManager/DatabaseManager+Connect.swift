@@ -93,7 +93,10 @@ extension DatabaseManager {
         let pageSize = try db.scalar(Int64.self, "PRAGMA page_size") ?? 0
         let pageCount = try db.scalar(Int64.self, "PRAGMA page_count") ?? 0
         guard let size = DatabaseFile(path: path).size, pageSize > 0 else { return }
-        if size % pageSize != 0 || size < pageCount * pageSize {
+        // In WAL mode the pages not yet checkpointed live in the -wal (for example after a crash),
+        // so page_count may exceed what the main file holds.
+        let inWAL = try db.scalar(String.self, "PRAGMA journal_mode") == "wal"
+        if size % pageSize != 0 || (!inWAL && size < pageCount * pageSize) {
             throw DatabaseManagerError.corrupt(path: path, underlying: SQLiteError(
                 extendedCode: .corrupt,
                 message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))

@@ -121,3 +121,26 @@ struct RecoveryTests {
         #expect(OperationJournal(decoding: escaping) == nil)
     }
 }
+
+@Suite("Opening after a crash in WAL mode")
+struct WALCrashOpenTests {
+    @Test("a WAL database whose new pages are still only in the -wal opens whole (it is not 'truncated')")
+    func uncheckpointedGrowthOpens() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, name: "live.db", rows: 10, wal: true)
+        let writer = dir.manager("live.db")
+        try writer.open(password: "old-secret")
+        try writer.executeScript("PRAGMA wal_autocheckpoint = 0")
+        try writer.transaction { db in
+            for index in 0..<3000 { try db.execute("INSERT INTO tag(name, weight) VALUES (?, 1)", "grown-\(index)") }
+        }
+        // The state a kill -9 leaves: the main file without the new pages, the -wal with them.
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: dir.file("live.db").path + suffix, toPath: dir.file().path + suffix)
+        }
+        writer.close()
+        #expect((FileSystem.size(of: dir.file().path) ?? 0) < (FileSystem.size(of: dir.file().path + "-wal") ?? 0))
+
+        #expect(try dir.withOpened(password: "old-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 3020)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SQLCipherManager
+
+// The fault-injection tests' victim: performs one flow on the files in a folder and is killed
+// with SIGKILL at a random moment. It prints READY when the flow is about to start (the kill
+// clock starts there) and DONE when it finished.
+//
+//   FaultInjectionHelper <flow> <folder>
+//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt
+//
+// Files: <folder>/test.db (the template copy), <folder>/out.db (encrypt-to-path, decrypt).
+// Passwords: "old-secret" (the encrypted template), "new-secret" (the result). KDF: 4000 iterations.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: FaultInjectionHelper <flow> <folder>\n".utf8))
+    exit(64)
+}
+let flow = arguments[1]
+let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
+let database = folder.appendingPathComponent("test.db")
+let output = folder.appendingPathComponent("out.db")
+let configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000))
+
+func ready() {
+    FileHandle.standardOutput.write(Data("READY\n".utf8))
+}
+
+do {
+    switch flow {
+    case "rekey":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        // Rows that stay in the -wal until the rekey checkpoints them.
+        try manager.transaction { db in
+            for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        }
+        ready()
+        try manager.rekey(to: "new-secret")
+    case "encrypt-in-place":
+        ready()
+        try DatabaseManager.encryptPlaintextDatabase(at: database, password: "new-secret", configuration: configuration)
+    case "encrypt-to-path":
+        ready()
+        try DatabaseManager.encryptPlaintextDatabase(at: database, to: output, password: "new-secret", configuration: configuration)
+    case "decrypt":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        ready()
+        try manager.decrypt(to: output)
+    case "adopt":
+        var adopting = configuration
+        adopting.adoptsPlaintextDatabase = true
+        let manager = DatabaseManager(url: database, configuration: adopting)
+        ready()
+        try manager.open(password: "new-secret")
+    default:
+        FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
+        exit(64)
+    }
+    FileHandle.standardOutput.write(Data("DONE\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("FAILED: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// Kills a helper process with SIGKILL at random moments of each flow, then checks with a fresh
+/// manager (whose open runs recovery) that the file opens with exactly one of the old and new
+/// keys (or is exactly one of plaintext / encrypted) with every row, `user_version` and
+/// `application_id`, and that no temporary file is left. Replay a run with `SEED=<n>`.
+@Suite("Fault injection: kill -9 during rekey, encrypt, decrypt and adopt", .serialized)
+struct FaultInjectionTests {
+    static let killsPerFlow = 16
+
+    enum Flow: String, CaseIterable, Sendable {
+        case rekey
+        case encryptInPlace = "encrypt-in-place"
+        case encryptToPath = "encrypt-to-path"
+        case decrypt
+        case adopt
+
+        var template: String {
+            switch self {
+            case .rekey, .decrypt: "encrypted.db"
+            case .encryptInPlace, .encryptToPath, .adopt: "plain.db"
+            }
+        }
+    }
+
+    /// Which of the two states the files were found in after recovery.
+    enum State: String {
+        /// Before the operation: old key, plaintext, or no destination.
+        case old
+        /// After it: new key, encrypted, or a complete destination.
+        case new
+        case broken
+    }
+
+    @Test("SIGKILL at random moments; the database is always whole and in exactly one state", arguments: Flow.allCases)
+    func killAtRandomMoments(_ flow: Flow) throws {
+        let seed = FaultInjection.seed
+        let index = UInt64(Flow.allCases.firstIndex(of: flow) ?? 0)
+        print("fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FaultInjectionTests)")
+        var random = SeededGenerator(seed: seed &+ index &* 0x1000_0000_0000_0001)
+        let started = Date()
+        let calibration = try attempt(flow, killAfter: nil, context: "calibration run")
+        #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
+        #expect(calibration.state == .new)
+        var span = max(calibration.run.duration, 0.01)
+        var kills = 0
+        var runs = 0
+        var states: [State: Int] = [:]
+        var journals: [String: Int] = [:]
+        while kills < Self.killsPerFlow, runs < Self.killsPerFlow * 4 {
+            runs += 1
+            // Half anywhere in the flow, half near its end, where the copy is verified and swapped in.
+            let delay = Bool.random(using: &random)
+                ? Double.random(in: 0...(span * 1.1), using: &random)
+                : Double.random(in: (span * 0.75)...(span * 1.05), using: &random)
+            let result = try attempt(flow, killAfter: delay, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
+            if result.run.killed {
+                kills += 1
+            } else {
+                #expect(result.run.status == 0, "\(result.run.errorOutput)")
+                span = min(span, max(result.run.duration, 0.01))
+            }
+            states[result.state, default: 0] += 1
+            journals[result.journal, default: 0] += 1
+        }
+        #expect(kills >= Self.killsPerFlow)
+        #expect(states[.broken] == nil)
+        print("fault-injection \(flow.rawValue): \(kills) kills in \(runs) runs; flow ≈ \(Int(span * 1000)) ms; "
+            + "journal found: \(journals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
+            + "after recovery \(states[.old] ?? 0) old, \(states[.new] ?? 0) new; \(Int(Date().timeIntervalSince(started))) s")
+    }
+
+    // MARK: - One attempt
+
+    private func attempt(
+        _ flow: Flow, killAfter delay: TimeInterval?, context: String
+    ) throws -> (run: FaultInjection.Run, state: State, journal: String) {
+        let dir = TemporaryDirectory()
+        try FaultInjection.install(flow.template, in: dir)
+        let run = try FaultInjection.run(flow.rawValue, in: dir.url, killAfter: delay)
+        let target = dir.file(flow == .encryptToPath || flow == .decrypt ? "out.db" : "test.db").path
+        let journal = (try? OperationJournal.read(for: target))??.phase.rawValue ?? "none"
+        let (state, problems) = check(flow, in: dir)
+        let leftovers = FileSnapshot(dir.url).leftovers
+        #expect(problems == [], "\(context): \(state.rawValue) state")
+        #expect(leftovers == [], "\(context)")
+        return (run, problems.isEmpty ? state : .broken, journal)
+    }
+
+    private func check(_ flow: Flow, in dir: TemporaryDirectory) -> (State, [String]) {
+        switch flow {
+        case .rekey: checkRekey(dir)
+        case .encryptInPlace, .adopt: checkEncryptInPlace(dir)
+        case .encryptToPath: checkEncryptToPath(dir)
+        case .decrypt: checkDecrypt(dir)
+        }
+    }
+
+    // MARK: - Checks per flow
+
+    /// Exactly one of the two passwords opens the file (the first open runs recovery).
+    private func checkRekey(_ dir: TemporaryDirectory) -> (State, [String]) {
+        let old = dir.openResult(password: "old-secret")
+        let new = dir.openResult(password: "new-secret")
+        guard Set([old, new]) == ["none", "incorrectPasswordOrSettings"] else {
+            return (.broken, ["old password: \(old), new password: \(new)"])
+        }
+        let password = old == "none" ? "old-secret" : "new-secret"
+        return (old == "none" ? .old : .new, encryptedProblems(dir, "test.db", password: password, extraRows: FaultInjection.extraRows))
+    }
+
+    /// The file is either the plaintext original or the encrypted copy, whole.
+    private func checkEncryptInPlace(_ dir: TemporaryDirectory) -> (State, [String]) {
+        switch dir.openResult(password: "new-secret") {
+        case "none": return (.new, encryptedProblems(dir, "test.db", password: "new-secret"))
+        case "plaintextDatabase": return (.old, plaintextProblems(dir.file()))
+        case let other: return (.broken, ["open with the new password: \(other)"])
+        }
+    }
+
+    /// The source is byte for byte the template; the destination is absent or whole.
+    private func checkEncryptToPath(_ dir: TemporaryDirectory) -> (State, [String]) {
+        var problems = plaintextProblems(dir.file())
+        if Fixture.bytes(dir.file()) != Fixture.bytes(FaultInjection.templates.file("plain.db")) {
+            problems.append("the source file changed")
+        }
+        switch dir.openResult("out.db", password: "new-secret") {
+        case "none": return (.new, problems + encryptedProblems(dir, "out.db", password: "new-secret"))
+        case "fileNotFound": return (.old, problems)
+        case let other: return (.broken, problems + ["destination: \(other)"])
+        }
+    }
+
+    /// The source still opens with its password; the plaintext copy is absent or whole.
+    private func checkDecrypt(_ dir: TemporaryDirectory) -> (State, [String]) {
+        var problems = encryptedProblems(dir, "test.db", password: "old-secret")
+        do {
+            try DatabaseManager.recoverInterruptedOperation(at: dir.file("out.db"))
+        } catch {
+            problems.append("recovery of the destination: \(error)")
+        }
+        guard FileManager.default.fileExists(atPath: dir.file("out.db").path) else { return (.old, problems) }
+        return (.new, problems + plaintextProblems(dir.file("out.db")))
+    }
+
+    // MARK: - Content
+
+    private func encryptedProblems(_ dir: TemporaryDirectory, _ name: String, password: String, extraRows: Int = 0) -> [String] {
+        if DatabaseFile(path: dir.file(name).path).isPlaintextSQLite { return ["\(name) is plaintext"] }
+        do {
+            return try dir.withOpened(name, password: password) { db in
+                var problems = try RichDatabase.verify(db, rows: FaultInjection.rows)
+                let extra = try db.scalar(Int.self, "SELECT count(*) FROM extra") ?? -1
+                if extra != extraRows { problems.append("extra has \(extra) rows, expected \(extraRows)") }
+                return problems
+            }
+        } catch {
+            return ["\(name) with \(password): \(error)"]
+        }
+    }
+
+    private func plaintextProblems(_ url: URL) -> [String] {
+        guard DatabaseFile(path: url.path).isPlaintextSQLite else { return ["\(url.lastPathComponent) is not plaintext"] }
+        do {
+            let connection = try Connection(path: url.path, mode: .readWrite)
+            defer { connection.close() }
+            return try RichDatabase.verify(Database(connection: connection), rows: FaultInjection.rows)
+        } catch {
+            return ["\(url.lastPathComponent): \(error)"]
+        }
+    }
+}

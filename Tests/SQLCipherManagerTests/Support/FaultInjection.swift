@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+// MARK: - Seeded randomness
+
+/// SplitMix64, so a run can be replayed with `SEED=<n>`.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+// MARK: - FaultInjection
+
+/// Runs `FaultInjectionHelper` (built beside the test bundle) on a copy of a 20,000-row
+/// template and kills it with SIGKILL.
+enum FaultInjection {
+    static let rows = 20_000
+    static let extraRows = 500
+
+    /// `SEED` from the environment, or a fresh random seed.
+    static let seed: UInt64 = ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+
+    /// The helper executable: `SCM_FAULT_HELPER`, or `FaultInjectionHelper` next to the test runner.
+    static let helperURL: URL? = {
+        if let path = ProcessInfo.processInfo.environment["SCM_FAULT_HELPER"] { return URL(fileURLWithPath: path) }
+        let folders = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        return folders.map { $0.appendingPathComponent("FaultInjectionHelper") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    // MARK: - Templates (made once)
+
+    /// The two 20,000-row templates: plaintext and encrypted ("old-secret"), both in WAL mode,
+    /// both with an empty `extra` table for the rows the rekey helper writes.
+    static let templates: TemporaryDirectory = {
+        let dir = TemporaryDirectory()
+        do {
+            try RichDatabase.makePlaintext(at: dir.file("plain.db"), rows: rows, wal: true)
+            try RichDatabase.makeEncrypted(in: dir, name: "encrypted.db", rows: rows, wal: true)
+            let plain = try Connection(path: dir.file("plain.db").path, mode: .readWrite)
+            try plain.executeScript("CREATE TABLE extra(id INTEGER PRIMARY KEY, value INTEGER)")
+            plain.close()
+            let manager = dir.manager("encrypted.db")
+            try manager.open(password: "old-secret")
+            try manager.execute("CREATE TABLE extra(id INTEGER PRIMARY KEY, value INTEGER)")
+            manager.close()
+        } catch {
+            Issue.record("cannot build the fault-injection templates: \(error)")
+        }
+        return dir
+    }()
+
+    /// Copies a template to `<dir>/test.db`.
+    static func install(_ template: String, in dir: TemporaryDirectory) throws {
+        try FileManager.default.copyItem(at: templates.file(template), to: dir.file("test.db"))
+    }
+
+    // MARK: - Running the helper
+
+    struct Run {
+        /// `true` when SIGKILL ended the helper; `false` when it exited by itself first.
+        let killed: Bool
+        /// From READY to exit.
+        let duration: TimeInterval
+        let status: Int32
+        let errorOutput: String
+    }
+
+    /// Starts the helper, waits for READY, sleeps `delay` (if any) and kills it.
+    static func run(_ flow: String, in dir: URL, killAfter delay: TimeInterval?) throws -> Run {
+        guard let helperURL else { throw HelperMissing() }
+        let process = Process()
+        process.executableURL = helperURL
+        process.arguments = [flow, dir.path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var seen = Data()
+        while !seen.contains(Array("READY".utf8)) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        let start = Date()
+        if let delay {
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        let duration = Date().timeIntervalSince(start)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Run(killed: process.terminationReason == .uncaughtSignal, duration: duration,
+                   status: process.terminationStatus, errorOutput: errorText)
+    }
+
+    struct HelperMissing: Error, CustomStringConvertible {
+        var description: String {
+            "FaultInjectionHelper was not found beside the test runner; build it with `swift build --build-tests`"
+        }
+    }
+}
+
+extension Data {
+    fileprivate func contains(_ bytes: [UInt8]) -> Bool { range(of: Data(bytes)) != nil }
+}

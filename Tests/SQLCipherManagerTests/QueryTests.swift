@@ -146,3 +146,24 @@ import Testing
         #expect(try reader.scalar(Int.self, "SELECT count(*) FROM t") == 4)
     }
 }
+
+@Suite struct SingleStatementTests {
+    @Test func executeRefusesSeveralStatementsInsteadOfDroppingTheRest() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE t(x);  -- trailing comment\n ;")
+        for sql in ["INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)", "SELECT 1; DROP TABLE t", "SELECT 1; nonsense"] {
+            do {
+                _ = try manager.fetchAll(sql)
+                Issue.record("\(sql) should be refused")
+            } catch let error as SQLiteError {
+                #expect(error.code == .misuse)
+                #expect(error.message?.contains("executeScript") == true)
+            }
+        }
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 0)
+        try manager.executeScript("INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 2)
+    }
+}

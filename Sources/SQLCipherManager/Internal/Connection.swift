@@ -111,14 +111,39 @@ final class Connection {
     // MARK: - Statements
 
     /// Prepares one statement (`sqlite3_prepare_v2`); the caller owns it.
+    ///
+    /// SQL that holds more than one statement is refused rather than silently cut after the
+    /// first: scripts go through ``executeScript(_:)``.
     func prepare(_ sql: String) throws -> Statement {
         var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        var trailingStatement = false
+        let rc = sql.withCString { start in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(handle, start, -1, &stmt, &tail)
+            if rc == SQLITE_OK, let tail, tail.pointee != 0 { trailingStatement = holdsStatement(tail) }
+            return rc
+        }
         try check(rc, sql: sql)
         guard let stmt else {
             throw SQLiteError(extendedCode: .misuse, message: "empty statement", sql: sql)
         }
+        guard !trailingStatement else {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(
+                extendedCode: .misuse,
+                message: "more than one statement given where one is expected; run several with executeScript",
+                sql: sql)
+        }
         return Statement(handle: stmt, sql: sql, connection: self)
+    }
+
+    /// `true` when the text holds a statement (or something that fails to prepare), `false`
+    /// when it is only whitespace, semicolons and comments.
+    private func holdsStatement(_ text: UnsafePointer<CChar>) -> Bool {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, text, -1, &stmt, nil)
+        sqlite3_finalize(stmt)
+        return rc != SQLITE_OK || stmt != nil
     }
 
     /// A prepared statement from the cache, reset and with its bindings cleared.

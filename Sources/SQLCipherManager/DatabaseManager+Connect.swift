@@ -8,9 +8,9 @@ extension DatabaseManager {
     /// `sqlite_master` that proves the key. Any failure closes the connection and is diagnosed.
     ///
     /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
-    /// reject the right one.
+    /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
     static func connect(
-        path: String, mode: Connection.Mode, key: SecretBytes, configuration: DatabaseConfiguration
+        path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         let connection: Connection
         do {
@@ -21,10 +21,12 @@ extension DatabaseManager {
         do {
             try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
             let version = try linkedVersion(of: connection)
-            try configuration.cipher.validate(for: version)
-            try key.withBytes { try connection.key($0) }
-            for pragma in configuration.cipher.pragmas() {
-                try connection.executeScript(pragma)
+            if let key {
+                try configuration.cipher.validate(for: version)
+                try key.withBytes { try connection.key($0) }
+                for pragma in configuration.cipher.pragmas() {
+                    try connection.executeScript(pragma)
+                }
             }
             try connection.executeScript("SELECT count(*) FROM sqlite_master")
             try connection.executeScript("PRAGMA temp_store = MEMORY")

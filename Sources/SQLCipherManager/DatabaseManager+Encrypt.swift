@@ -74,29 +74,11 @@ extension DatabaseManager {
                 operation: "encrypt", target: destination ?? source, install: destination == nil ? .replace : .create,
                 key: key, configuration: configuration)
             let writable = destination == nil || FileSystem.isWritable(source)
-            let connection = try connectPlaintext(path: source, mode: writable ? .readWrite : .readOnly, configuration: configuration)
+            let connection = try connect(path: source, mode: writable ? .readWrite : .readOnly, key: nil, configuration: configuration)
             defer { connection.close() }
             try operation.run(source: connection, releaseSource: { connection.close() }, progress: progress)
         } catch {
             throw diagnose(error, path: destination ?? source)
-        }
-    }
-
-    /// Opens a plaintext SQLite file without a key and reads `sqlite_master` to prove it is one.
-    static func connectPlaintext(path: String, mode: Connection.Mode, configuration: DatabaseConfiguration) throws -> Connection {
-        let connection: Connection
-        do {
-            connection = try Connection(path: path, mode: mode)
-        } catch {
-            throw diagnose(error, path: path)
-        }
-        do {
-            try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
-            try connection.executeScript("SELECT count(*) FROM sqlite_master")
-            return connection
-        } catch {
-            connection.close()
-            throw diagnose(error, path: path)
         }
     }
 

@@ -113,7 +113,40 @@ struct RekeyTests {
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
     }
 
+    @Test("a wrong old password never opens the database, so nothing can be rekeyed and nothing changes")
+    func wrongOldPassword() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let snapshot = FileSnapshot(dir.url)
+        let manager = dir.manager()
+        #expect(thrownCase { try manager.open(password: "not-the-password") } == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "notOpen")
+        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "notOpen")
+        #expect(FileSnapshot(dir.url) == snapshot)
+    }
+
     // MARK: - Failures after willRekey
+
+    @Test("another connection has the WAL database open: the swap is refused, the old database stays whole")
+    func rekeyWhileAnotherConnectionIsOpen() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, wal: true)
+        let other = dir.manager()
+        try other.open(password: "old-secret")
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        try manager.open(password: "old-secret")
+        let original = Fixture.bytes(dir.file())
+
+        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "sqlite")
+        #expect(delegate.events == [.opened, .willRekey, .rekeyError("sqlite")])
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(FileSnapshot(dir.url).leftovers == [])
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
+        try other.execute("INSERT INTO tag(name, weight) VALUES ('other', 1)")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
+    }
 
     @Test("a read-only database file: permissionDenied, file unchanged, still open with the old password",
           .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
@@ -153,19 +186,14 @@ struct RekeyTests {
     @Test("too little free space: insufficientDiskSpace before anything is written",
           .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
     func rekeyInsufficientSpace() throws {
-        let disk = try SmallDisk(kilobytes: 700)
-        let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir, rows: 4000)
-        try FileManager.default.copyItem(at: dir.file(), to: disk.file("test.db"))
+        let (disk, manager) = try openOnSmallDisk(kilobytes: 700)
         #expect((FileSystem.size(of: disk.file("test.db").path) ?? 0) > 350_000)
-        let manager = DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(disk.url)
 
         #expect(thrownCase { try manager.rekey(to: "new-secret") } == "insufficientDiskSpace")
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("insufficientDiskSpace")])
+        #expect(delegate.events == [.willRekey, .rekeyError("insufficientDiskSpace")])
         #expect(FileSnapshot(disk.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
     }
@@ -173,12 +201,7 @@ struct RekeyTests {
     @Test("the disk fills up during the export: diskFull, the copy is removed, the old database is open and intact",
           .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
     func rekeyDiskFillsDuringExport() throws {
-        let disk = try SmallDisk(kilobytes: 1500)
-        let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir, rows: 4000)
-        try FileManager.default.copyItem(at: dir.file(), to: disk.file("test.db"))
-        let manager = DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
-        try manager.open(password: "old-secret")
+        let (disk, manager) = try openOnSmallDisk(kilobytes: 1500)
         let snapshot = FileSnapshot(disk.url)
         let filler = disk.file("filler")
         let failure = thrownCase {
@@ -195,8 +218,18 @@ struct RekeyTests {
         #expect(FileSnapshot(disk.url) == snapshot)
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 4000) } == [])
         manager.close()
-        #expect(DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
-            .openResult(password: "old-secret") == "none")
+        #expect(manager.openResult(password: "old-secret") == "none")
+    }
+
+    /// A 4000-row database copied onto a small tmpfs and opened there with "old-secret".
+    private func openOnSmallDisk(kilobytes: Int) throws -> (SmallDisk, DatabaseManager) {
+        let disk = try SmallDisk(kilobytes: kilobytes)
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 4000)
+        try FileManager.default.copyItem(at: dir.file(), to: disk.file("test.db"))
+        let manager = DatabaseManager(url: disk.file("test.db"), configuration: dir.manager().configuration)
+        try manager.open(password: "old-secret")
+        return (disk, manager)
     }
 }
 

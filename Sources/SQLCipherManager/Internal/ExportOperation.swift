@@ -60,7 +60,9 @@ struct ExportOperation {
             try verifyCopy(result)
             reporter(0.95)
             releaseSource()
-            if install == .replace, Self.hasLiveSidecar(target) { throw Self.busyError }
+            if install == .replace, Self.hasLiveSidecar(target) || (result.sourceIsWAL && Self.walExists(target)) {
+                throw Self.busyError
+            }
             journal.phase = .install
             try journal.write(for: target)
             try Self.installCopy(copy.path, at: target, mode: install)
@@ -129,14 +131,11 @@ struct ExportOperation {
     /// A fresh connection to the copy: keyed like the target will be, or plaintext.
     private func openCopy() throws -> Connection {
         let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite
-        guard let key = copy.key else {
-            guard isPlaintext else {
-                throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
-            }
-            return try DatabaseManager.connectPlaintext(path: copy.path, mode: .readWrite, configuration: configuration)
+        if copy.key == nil, !isPlaintext {
+            throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
         }
-        guard !isPlaintext else { throw DatabaseManagerError.encryptionNotActive(path: target) }
-        return try DatabaseManager.connect(path: copy.path, mode: .readWrite, key: key, configuration: configuration)
+        if copy.key != nil, isPlaintext { throw DatabaseManagerError.encryptionNotActive(path: target) }
+        return try DatabaseManager.connect(path: copy.path, mode: .readWrite, key: copy.key, configuration: configuration)
     }
 
     // MARK: - Installing (also used by recovery)
@@ -152,6 +151,10 @@ struct ExportOperation {
         guard let header = DatabaseFile(path: target + "-journal").header(count: 8) else { return false }
         return header.contains { $0 != 0 }
     }
+
+    /// `true` when the target's `-wal` exists. Right after this process closed its last
+    /// connection to a WAL database, that means another connection still has it open.
+    static func walExists(_ target: String) -> Bool { FileSystem.size(of: target + "-wal") != nil }
 
     /// Replaces (`rename`) or creates (`link`, never overwriting) the target with the verified
     /// copy, after removing the target's stale `-wal`, `-shm` and `-journal`; flushes the folder.

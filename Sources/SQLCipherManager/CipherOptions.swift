@@ -87,3 +87,20 @@ public enum HMACAlgorithm: String, Sendable, Hashable, CaseIterable {
     case sha256 = "HMAC_SHA256"
     case sha512 = "HMAC_SHA512"
 }
+
+// MARK: - Description
+
+extension CipherOptions: CustomStringConvertible {
+    /// The options that are set, e.g. `kdf_iter=64000, cipher_page_size=1024, cipher_use_hmac=ON`;
+    /// `defaults` when none is.
+    public var description: String {
+        var parts: [String] = []
+        if let compatibility { parts.append("cipher_compatibility=\(compatibility)") }
+        if let kdfIterations { parts.append("kdf_iter=\(kdfIterations)") }
+        if let pageSize { parts.append("cipher_page_size=\(pageSize)") }
+        if let usesHMAC { parts.append("cipher_use_hmac=\(usesHMAC ? "ON" : "OFF")") }
+        if let kdfAlgorithm { parts.append("cipher_kdf_algorithm=\(kdfAlgorithm.rawValue)") }
+        if let hmacAlgorithm { parts.append("cipher_hmac_algorithm=\(hmacAlgorithm.rawValue)") }
+        return parts.isEmpty ? "defaults" : parts.joined(separator: ", ")
+    }
+}

@@ -106,8 +106,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .parentDirectoryMissing(let path):
             return "The folder that should hold \(path) does not exist. Create the folder first."
         case .plaintextDatabase(let path):
-            return "\(path) is a plaintext (unencrypted) SQLite database. Open it without a password, "
-                + "or encrypt it first (encrypt a plaintext database)."
+            return "\(path) is a plaintext (unencrypted) SQLite database. Encrypt it first "
+                + "(DatabaseManager.encryptPlaintextDatabase, or `cipherdb encrypt`), or set "
+                + "DatabaseConfiguration.adoptsPlaintextDatabase to encrypt it on open."
         case .notPlaintextDatabase(let path):
             return "\(path) is not a plaintext SQLite database (it is encrypted or not a database). "
                 + "Open it with its password instead."

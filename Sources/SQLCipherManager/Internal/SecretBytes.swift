@@ -7,8 +7,12 @@ import Foundation
 /// Swift `String`s and `Data` given by the caller may be copied by the runtime and cannot be
 /// reliably wiped; the bytes kept here (the cached password) are.
 final class SecretBytes: @unchecked Sendable {
-    // Immutable after init; only deinit writes (zeroes) the buffer.
+    // Immutable after init; only deinit writes (zeroes) the buffer. `wipeObserver` is set by
+    // tests only, before the last reference is released.
     private let buffer: UnsafeMutableRawBufferPointer
+
+    /// Test hook: called by deinit with the buffer right after it was zeroed, before it is freed.
+    var wipeObserver: ((UnsafeRawBufferPointer) -> Void)?
 
     /// Copies the bytes of a collection into a fresh buffer.
     init<C: Collection>(_ bytes: C) where C.Element == UInt8 {
@@ -38,21 +42,47 @@ final class SecretBytes: @unchecked Sendable {
         }
         text.append(UInt8(ascii: "'"))
         self.init(text)
+        isRawKey = true
         text.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
     let count: Int
+
+    /// `true` for a raw key (`x'…'`), `false` for a password. Set only by the initializers.
+    private(set) var isRawKey = false
 
     /// Gives the bytes to a closure, without copying them.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
+    /// Compares two secrets in time that depends only on their lengths.
+    func isEqual(to other: SecretBytes) -> Bool {
+        guard count == other.count else { return false }
+        return withBytes { mine in
+            other.withBytes { theirs in
+                var difference: UInt8 = 0
+                for index in 0..<count { difference |= mine[index] ^ theirs[index] }
+                return difference == 0
+            }
+        }
+    }
+
     deinit {
-        // memset_s is not on Linux; a volatile-ish loop through the raw pointer is not elided
-        // because the memory is deallocated right after through an opaque call.
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        Self.wipe(buffer)
+        wipeObserver?(UnsafeRawBufferPointer(buffer))
         buffer.deallocate()
+    }
+
+    /// Zeroes memory with a call the optimiser may not remove as a dead store before `free`
+    /// (`explicit_bzero` in glibc, `memset_s` on Apple systems).
+    private static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        #if canImport(Darwin)
+        _ = memset_s(base, buffer.count, 0, buffer.count)
+        #else
+        explicit_bzero(base, buffer.count)
+        #endif
     }
 }
 

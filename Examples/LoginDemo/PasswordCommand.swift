@@ -10,7 +10,7 @@ extension NotesShell {
     /// original password still opens the database.
     func changePassword() throws {
         guard let current = Ask.secret("Current password: ") else { return }
-        guard try isCurrentPassword(current) else { return Console.say("Incorrect password; the password is unchanged.") }
+        guard manager.isCurrentPassword(current) else { return Console.say("Incorrect password; the password is unchanged.") }
         guard let new = Ask.secret("New password: ") else { return }
         if let reason = manager.configuration.passwordPolicy.reasonToReject(new) {
             return Console.say("Invalid password: \(reason). The password is unchanged.")
@@ -24,20 +24,6 @@ extension NotesShell {
         } catch {
             // The delegate has already reported it and locked the app (didEncounterRekeyError).
             if manager.isOpen { Console.say("The password is unchanged: \(error)") }
-        }
-    }
-
-    /// Checks `password` on a second, short-lived connection to the same file: the manager has
-    /// no call that tests a password against the open database.
-    private func isCurrentPassword(_ password: String) throws -> Bool {
-        guard let url = manager.databaseURL else { throw DatabaseManagerError.notConfigured }
-        let probe = DatabaseManager(url: url, configuration: manager.configuration)
-        defer { probe.close() }
-        do {
-            try probe.open(password: password)
-            return true
-        } catch DatabaseManagerError.incorrectPasswordOrSettings, DatabaseManagerError.invalidPassword {
-            return false
         }
     }
 }

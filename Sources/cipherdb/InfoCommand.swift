@@ -30,7 +30,7 @@ enum InfoCommand {
     static func printContents(of manager: DatabaseManager) throws {
         let settings = try manager.cipherSettings()
         Console.say("cipher: SQLCipher \(manager.cipherVersion ?? "?") (\(manager.cipherProvider ?? "?"))")
-        Console.say("settings: \(CipherText.describe(settings))")
+        Console.say("settings: \(settings)")
         Console.say("schema version: \(try manager.schemaVersion)")
         let tables = try manager.fetchAll(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

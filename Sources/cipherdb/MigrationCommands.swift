@@ -66,7 +66,7 @@ enum MigrationCommands {
             options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
             options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
             try withProgress("Re-encrypting") { try manager.rekey(to: password, options: options, progress: $0) }
-            Console.say("Re-encrypted \(invocation.path) with \(CipherText.describe(try manager.cipherSettings())). "
+            Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherSettings()). "
                 + "Open it with these settings from now on.")
         }
     }

@@ -68,7 +68,7 @@ import Testing
         try createSample()
         let result = try cli(["settings", "db.db", "--set-kdf-iter", "6000"] + fast, stdin: password + "\n")
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.stdout.contains("kdf_iter 6000"))
+        #expect(result.stdout.contains("kdf_iter=6000"))
         #expect(try names("db.db", password: password, settings: ["--kdf-iter", "6000"]).stdout.contains("MARKER-1"))
         #expect(try names("db.db", password: password, settings: fast).status == 3)
     }

@@ -36,7 +36,8 @@ final class Statement {
         }
     }
 
-    private func checkArgumentCount(_ count: Int) throws {
+    /// Throws `SQLITE_RANGE` unless the statement has exactly `count` parameters.
+    func checkArgumentCount(_ count: Int) throws {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard count == expected else {
             throw SQLiteError(
@@ -83,6 +84,12 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// Resets the statement but keeps its bindings (`sqlite3_reset` only), for a caller that
+    /// rebinds every parameter before the next step.
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
     }
 
     // MARK: - Stepping

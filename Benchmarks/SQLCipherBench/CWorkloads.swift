@@ -11,9 +11,9 @@ struct CWorkloads {
 
     func run() throws -> Measured {
         switch job.workload {
-        case .insert: return try insert()
-        case .readAll, .fetchAll: return try onFixture { db in Measured.time { cb_read_all(db) } }
-        case .lookups:
+        case .insert, .insertPrepared: return try insert()
+        case .readAll, .fetchAll, .readView: return try onFixture { db in Measured.time { cb_read_all(db) } }
+        case .lookups, .lookupsPrepared:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
@@ -98,9 +98,11 @@ struct Measured {
     var checksum: Int64
 
     static func time(_ body: () throws -> Int64) rethrows -> Measured {
+        cb_measure_toggle()
         let start = DispatchTime.now().uptimeNanoseconds
         let checksum = try body()
         let end = DispatchTime.now().uptimeNanoseconds
+        cb_measure_toggle()
         return Measured(seconds: Double(end - start) / 1e9, checksum: checksum)
     }
 }

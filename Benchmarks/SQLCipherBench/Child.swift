@@ -32,11 +32,19 @@ enum Child {
 
     // MARK: - Spawning
 
-    /// Runs `job` in a fresh process of this executable and returns what it reports.
-    static func spawn(_ job: Job, directory: URL) throws -> JobResult {
+    /// Runs `job` in a fresh process of this executable and returns what it reports; with
+    /// `callgrind` (a stripped copy of this executable), runs it under callgrind and reports the
+    /// instructions of the measured part in place of the seconds.
+    static func spawn(_ job: Job, directory: URL, callgrind: URL? = nil) throws -> JobResult {
         let process = Process()
-        process.executableURL = executableURL
-        process.arguments = ["--child", directory.path] + job.arguments
+        let childArguments = ["--child", directory.path] + job.arguments
+        if let callgrind {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/valgrind")
+            process.arguments = callgrindArguments(callgrind) + childArguments
+        } else {
+            process.executableURL = executableURL
+            process.arguments = childArguments
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -48,16 +56,21 @@ enum Child {
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
               let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT") }),
-              let result = JobResult(line: line)
+              var result = JobResult(line: line)
         else {
             let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
             if process.terminationStatus == BenchError.unavailableStatus { throw BenchError.unavailable(reason) }
             throw BenchError.failed(reason.isEmpty ? "status \(process.terminationStatus)" : reason)
         }
+        if callgrind != nil {
+            guard let count = collectedInstructions(message) else { throw BenchError.failed("no callgrind count") }
+            result.seconds = count
+            result.peakRSSKiB = 0  // valgrind's own memory, not the workload's
+        }
         return result
     }
 
-    private static let executableURL: URL = {
+    static let executableURL: URL = {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }

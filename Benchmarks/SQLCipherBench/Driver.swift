@@ -11,6 +11,8 @@ final class Driver {
     let plan: Plan
     let fixtures: Fixtures
     private var samples: [Job: Samples] = [:]
+    /// The stripped copy run under callgrind, with `--instructions`.
+    private var callgrindExecutable: URL?
 
     init(options: Options) {
         self.options = options
@@ -28,10 +30,11 @@ final class Driver {
         defer { if options.directory == nil { try? FileManager.default.removeItem(at: fixtures.directory) } }
         Report.header(options: options, directory: fixtures.directory)
         try prepareFixtures(for: sections.flatMap { $0.comparisons.flatMap(\.jobs) })
+        if options.instructions { callgrindExecutable = try Child.strippedCopy(in: fixtures.directory) }
         var consistent = true
         for section in sections {
             measure(section)
-            consistent = Report.table(section, samples: samples) && consistent
+            consistent = Report.table(section, samples: samples, instructions: options.instructions) && consistent
         }
         Report.footer()
         let failed = samples.values.contains { $0.failure != nil && !$0.isUnavailable }
@@ -48,7 +51,7 @@ final class Driver {
                 let jobs = run % 2 == 0 ? comparison.jobs : comparison.jobs.reversed()
                 for job in jobs where samples[job, default: Samples()].needs(run: run) {
                     do {
-                        samples[job, default: Samples()].results.append(try Child.spawn(job, directory: fixtures.directory))
+                        samples[job, default: Samples()].results.append(try Child.spawn(job, directory: fixtures.directory, callgrind: callgrindExecutable))
                     } catch {
                         samples[job, default: Samples()].failure = "\(error)"
                         if case .unavailable = error as? BenchError { samples[job]?.isUnavailable = true }
@@ -63,10 +66,10 @@ final class Driver {
         progress("building fixtures")
         for job in jobs {
             switch job.workload {
-            case .insert: continue
+            case .insert, .insertPrepared: continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
-            case .readAll, .fetchAll, .lookups, .open:
+            case .readAll, .fetchAll, .readView, .lookups, .lookupsPrepared, .open:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

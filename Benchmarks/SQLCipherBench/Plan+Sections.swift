@@ -12,6 +12,16 @@ extension Plan {
                                    target: 1.05))
         }
         for size in sizes {
+            rows.append(Comparison(name: "insert \(Self.label(size)) rows, 1 transaction (prepare + execute)",
+                                   jobs: [Job(.insertPrepared, .swift, rows: size), Job(.insert, .c, rows: size), Job(.insert, .plain, rows: size)],
+                                   target: 1.05))
+        }
+        for size in sizes {
+            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView)",
+                                   jobs: [Job(.readView, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
+                                   target: 1.10))
+        }
+        for size in sizes {
             rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRow)",
                                    jobs: [Job(.readAll, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
                                    target: 1.10))
@@ -22,6 +32,11 @@ extension Plan {
                                target: nil))
         rows.append(Comparison(name: "\(Self.label(lookupCount)) random PK lookups (fetchOne), \(Self.label(lookupRows)) rows",
                                jobs: [.init(.lookups, .swift, rows: lookupRows, count: lookupCount),
+                                      .init(.lookups, .c, rows: lookupRows, count: lookupCount),
+                                      .init(.lookups, .plain, rows: lookupRows, count: lookupCount)],
+                               target: 1.10))
+        rows.append(Comparison(name: "\(Self.label(lookupCount)) random PK lookups (prepare + forEachRow), \(Self.label(lookupRows)) rows",
+                               jobs: [.init(.lookupsPrepared, .swift, rows: lookupRows, count: lookupCount),
                                       .init(.lookups, .c, rows: lookupRows, count: lookupCount),
                                       .init(.lookups, .plain, rows: lookupRows, count: lookupCount)],
                                target: 1.10))

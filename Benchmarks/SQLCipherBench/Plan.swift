@@ -8,6 +8,8 @@ struct Options {
     var runs = 5
     var only: Set<String> = []
     var directory: URL?
+    /// Count instructions under callgrind instead of timing (repeatable on a busy machine).
+    var instructions = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.map { Substring($0) }[...]
@@ -16,11 +18,12 @@ struct Options {
             case "--quick": quick = true
             case "--runs": runs = try Self.number(rest.popFirst(), for: argument)
             case "--only": only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
+            case "--instructions": instructions = true
             case "--dir": directory = rest.popFirst().map { URL(fileURLWithPath: String($0)) }
-            default: throw BenchError.failed("unknown option \(argument); use --quick, --runs N, --only a,b, --dir PATH")
+            default: throw BenchError.failed("unknown option \(argument); use --quick, --runs N, --only a,b, --dir PATH, --instructions")
             }
         }
-        if quick && !arguments.contains("--runs") { runs = 1 }
+        if (quick || instructions) && !arguments.contains("--runs") { runs = 1 }
     }
 
     private static func number(_ text: Substring?, for option: Substring) throws -> Int {

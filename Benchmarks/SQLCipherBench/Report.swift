@@ -10,7 +10,8 @@ enum Report {
         print("# SQLCipherBench\(options.quick ? " (quick mode: tiny sizes, checks that it runs)" : "")")
         print("")
         print("- date: \(Date()); CPUs: \(ProcessInfo.processInfo.activeProcessorCount); load at start: \(loadAverage)")
-        print("- SQLCipher \(version); runs per job: \(options.runs) (median [min–max], milliseconds; each job in its own process)")
+        let measure = options.instructions ? "instructions of the measured part, callgrind" : "milliseconds"
+        print("- SQLCipher \(version); runs per job: \(options.runs) (median [min–max], \(measure); each job in its own process)")
         print("- files in \(directory.path)")
     }
 
@@ -28,18 +29,19 @@ enum Report {
     // MARK: - Tables
 
     /// Prints a section; returns `false` when the implementations' checksums disagree.
-    static func table(_ section: Section, samples: [Job: Samples]) -> Bool {
+    static func table(_ section: Section, samples: [Job: Samples], instructions: Bool) -> Bool {
         print("\n## \(section.title)\n")
         let third = section.labels.count > 2 ? section.labels[2] : nil
-        var head = ["workload", "\(section.labels[0]) ms", "\(section.labels[1]) ms", "ratio", "target"]
-        if let third { head += ["\(third) ms", "\(section.labels[1]) ÷ \(third)"] }
+        let unit = instructions ? "M instr" : "ms"
+        var head = ["workload", "\(section.labels[0]) \(unit)", "\(section.labels[1]) \(unit)", "ratio", "target"]
+        if let third { head += ["\(third) \(unit)", "\(section.labels[1]) ÷ \(third)"] }
         head.append("peak RSS MiB (\(section.labels.joined(separator: " / ")))")
         print("| " + head.joined(separator: " | ") + " |")
         print("|" + head.map { _ in "---" }.joined(separator: "|") + "|")
         var consistent = true
         for comparison in section.comparisons {
             let rows = comparison.jobs.map { samples[$0] ?? Samples() }
-            let (cells, ok) = cells(comparison, rows, hasThird: third != nil)
+            let (cells, ok) = cells(comparison, rows, hasThird: third != nil, instructions: instructions)
             consistent = consistent && ok
             print("| " + cells.joined(separator: " | ") + " |")
         }
@@ -52,17 +54,20 @@ enum Report {
         return consistent
     }
 
-    private static func cells(_ comparison: Comparison, _ rows: [Samples], hasThird: Bool) -> ([String], Bool) {
+    private static func cells(
+        _ comparison: Comparison, _ rows: [Samples], hasThird: Bool, instructions: Bool
+    ) -> ([String], Bool) {
         let ratio = rows[1].median > 0 ? rows[0].median / rows[1].median : 0
         let measured = !rows[0].results.isEmpty && !rows[1].results.isEmpty
         var verdict = "—"
         if let target = comparison.target {
             verdict = "≤ \(Samples.fixed(target, 2)) " + (measured ? (ratio <= target ? "met" : "MISSED") : "not measured")
         }
-        var cells = [comparison.name, rows[0].formatted, rows[1].formatted, measured ? Samples.fixed(ratio, 3) : "—", verdict]
+        var cells = [comparison.name, rows[0].formatted(instructions: instructions), rows[1].formatted(instructions: instructions),
+                     measured ? Samples.fixed(ratio, 3) : "—", verdict]
         if hasThird, rows.count > 2 {
             let overhead = rows[2].median > 0 ? rows[1].median / rows[2].median : 0
-            cells += [rows[2].formatted, Samples.fixed(overhead, 3)]
+            cells += [rows[2].formatted(instructions: instructions), Samples.fixed(overhead, 3)]
         } else if hasThird {
             cells += ["—", "—"]
         }

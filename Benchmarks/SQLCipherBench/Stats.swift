@@ -24,10 +24,12 @@ struct Samples {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    /// `median [min–max]` in milliseconds.
-    var formatted: String {
+    /// `median [min–max]` in milliseconds, or in millions of instructions (`--instructions`).
+    func formatted(instructions: Bool) -> String {
         if failure != nil { return isUnavailable ? "n/a" : "failed" }
-        return results.isEmpty ? "—" : "\(Self.ms(median)) [\(Self.ms(min))–\(Self.ms(max))]"
+        let unit = instructions ? { Self.fixed($0 / 1e6, 1) } : Self.ms
+        if results.isEmpty { return "—" }
+        return results.count == 1 ? unit(median) : "\(unit(median)) [\(unit(min))–\(unit(max))]"
     }
 
     static func ms(_ seconds: Double) -> String {

@@ -14,7 +14,12 @@ struct SwiftWorkloads {
 
     func run() throws -> Measured {
         switch job.workload {
-        case .insert: return try insert()
+        case .insert: return try insert(prepared: false)
+        case .insertPrepared: return try insert(prepared: true)
+        case .readView: return try onFixture { manager in try Measured.time { try Self.readView(manager) } }
+        case .lookupsPrepared:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { manager in try Measured.time { try Self.lookupsPrepared(manager, ids) } }
         case .readAll: return try onFixture { manager in try Measured.time { try Self.readAll(manager) } }
         case .fetchAll: return try onFixture { manager in try Measured.time { try Self.fetchAll(manager) } }
         case .lookups:
@@ -28,7 +33,7 @@ struct SwiftWorkloads {
 
     // MARK: - Insert
 
-    private func insert() throws -> Measured {
+    private func insert(prepared: Bool) throws -> Measured {
         let url = fixtures.scratch("insert")
         Fixtures.remove(url.path)
         defer { Fixtures.remove(url.path) }
@@ -39,11 +44,7 @@ struct SwiftWorkloads {
         try applyCacheSize(manager)
         var measured = try Measured.time {
             try manager.transaction { db in
-                for row in 1...job.rows {
-                    try db.execute(
-                        Rows.insertSQL, row, rows.text(row, 0), rows.text(row, 1), rows.text(row, 2),
-                        rows.text(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
-                }
+                prepared ? try Self.insertPrepared(db, rows: rows, count: job.rows) : try Self.insert(db, rows: rows, count: job.rows)
             }
             return 0
         }
@@ -51,6 +52,25 @@ struct SwiftWorkloads {
         measured.checksum = try CWorkloads.checksum(
             url.path, encrypted: true, password: Fixtures.password, pageSize: job.pageSize)
         return measured
+    }
+
+    /// The convenience API: `db.execute(sql, values…)` per row.
+    static func insert(_ db: Database, rows: Rows, count: Int) throws {
+        for row in 1...count {
+            try db.execute(
+                Rows.insertSQL, row, rows.text(row, 0), rows.text(row, 1), rows.text(row, 2),
+                rows.text(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
+        }
+    }
+
+    /// The fast API: one `PreparedStatement`, `execute(values…)` per row.
+    static func insertPrepared(_ db: Database, rows: Rows, count: Int) throws {
+        let insert = try db.prepare(Rows.insertSQL)
+        for row in 1...count {
+            try insert.execute(
+                row, rows.text(row, 0), rows.text(row, 1), rows.text(row, 2),
+                rows.text(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
+        }
     }
 
     // MARK: - Reads
@@ -73,6 +93,34 @@ struct SwiftWorkloads {
             if let row = try manager.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }
         }
         return sum
+    }
+
+    static func readView(_ manager: DatabaseManager) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRowView(Rows.selectAllSQL) { row in sum += checksum(row) }
+        }
+        return sum
+    }
+
+    static func lookupsPrepared(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            let lookup = try db.prepare(Rows.lookupSQL)
+            for id in ids {
+                try lookup.forEachRow(id) { row in sum += checksum(row) }
+            }
+        }
+        return sum
+    }
+
+    /// The checksum of a row read in place.
+    static func checksum(_ row: RowView) -> Int64 {
+        var sum = row.int64(0)
+        for column in 1...4 {
+            if let text = row.string(column) { sum += Int64(text.utf8.count) }
+        }
+        return sum + row.int64(5) + row.int64(6) + Int64(row.double(7))
     }
 
     /// The same checksum as the C side: integers, text lengths, truncated real.

@@ -57,6 +57,9 @@ int cb_pool_text(int field, int k, char *buffer, int capacity);
 /// The number of entries in each field's text pool.
 int cb_pool_size(void);
 
+/// Starts or stops callgrind's instruction counting (a no-op outside valgrind).
+void cb_measure_toggle(void);
+
 /// The peak resident set size of this process in KiB (VmHWM from /proc/self/status), or -1.
 long cb_peak_rss_kib(void);
 

@@ -8,7 +8,10 @@ import Testing
 /// `application_id`, and that no temporary file is left. Replay a run with `SEED=<n>`.
 @Suite("Fault injection: kill -9 during rekey, encrypt, decrypt and adopt", .serialized)
 struct FaultInjectionTests {
+    /// Kills at random moments of each flow.
     static let killsPerFlow = 16
+    /// More kills aimed at the short install window: right after the journal says `phase=install`.
+    static let installKillsPerFlow = 4
 
     enum Flow: String, CaseIterable, Sendable {
         case rekey
@@ -16,6 +19,11 @@ struct FaultInjectionTests {
         case encryptToPath = "encrypt-to-path"
         case decrypt
         case adopt
+
+        /// The file the flow replaces or creates.
+        func target(in dir: TemporaryDirectory) -> URL {
+            dir.file(self == .encryptToPath || self == .decrypt ? "out.db" : "test.db")
+        }
 
         var template: String {
             switch self {
@@ -41,7 +49,7 @@ struct FaultInjectionTests {
         print("fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FaultInjectionTests)")
         var random = SeededGenerator(seed: seed &+ index &* 0x1000_0000_0000_0001)
         let started = Date()
-        let calibration = try attempt(flow, killAfter: nil, context: "calibration run")
+        let calibration = try attempt(flow, kill: { _ in .never }, context: "calibration run")
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
         #expect(calibration.state == .new)
         var span = max(calibration.run.duration, 0.01)
@@ -55,7 +63,8 @@ struct FaultInjectionTests {
             let delay = Bool.random(using: &random)
                 ? Double.random(in: 0...(span * 1.1), using: &random)
                 : Double.random(in: (span * 0.75)...(span * 1.05), using: &random)
-            let result = try attempt(flow, killAfter: delay, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
+            let result = try attempt(
+                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
             if result.run.killed {
                 kills += 1
             } else {
@@ -65,7 +74,17 @@ struct FaultInjectionTests {
             states[result.state, default: 0] += 1
             journals[result.journal, default: 0] += 1
         }
-        #expect(kills >= Self.killsPerFlow)
+        for aimed in 0..<Self.installKillsPerFlow {
+            let delay = Double.random(in: 0...0.002, using: &random)
+            let result = try attempt(flow, kill: { dir in
+                .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=install", delay: delay)
+            }, context: "seed \(seed), \(flow.rawValue), install kill \(aimed), delay \(delay)s")
+            runs += 1
+            if result.run.killed { kills += 1 }
+            states[result.state, default: 0] += 1
+            journals[result.journal, default: 0] += 1
+        }
+        #expect(kills >= Self.killsPerFlow + Self.installKillsPerFlow / 2)
         #expect(states[.broken] == nil)
         print("fault-injection \(flow.rawValue): \(kills) kills in \(runs) runs; flow ≈ \(Int(span * 1000)) ms; "
             + "journal found: \(journals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
@@ -75,13 +94,12 @@ struct FaultInjectionTests {
     // MARK: - One attempt
 
     private func attempt(
-        _ flow: Flow, killAfter delay: TimeInterval?, context: String
+        _ flow: Flow, kill: (TemporaryDirectory) -> FaultInjection.Kill, context: String
     ) throws -> (run: FaultInjection.Run, state: State, journal: String) {
         let dir = TemporaryDirectory()
         try FaultInjection.install(flow.template, in: dir)
-        let run = try FaultInjection.run(flow.rawValue, in: dir.url, killAfter: delay)
-        let target = dir.file(flow == .encryptToPath || flow == .decrypt ? "out.db" : "test.db").path
-        let journal = (try? OperationJournal.read(for: target))??.phase.rawValue ?? "none"
+        let run = try FaultInjection.run(flow.rawValue, in: dir.url, kill: kill(dir))
+        let journal = (try? OperationJournal.read(for: flow.target(in: dir).path))??.phase.rawValue ?? "none"
         let (state, problems) = check(flow, in: dir)
         let leftovers = FileSnapshot(dir.url).leftovers
         #expect(problems == [], "\(context): \(state.rawValue) state")

@@ -80,8 +80,18 @@ enum FaultInjection {
         let errorOutput: String
     }
 
-    /// Starts the helper, waits for READY, sleeps `delay` (if any) and kills it.
-    static func run(_ flow: String, in dir: URL, killAfter delay: TimeInterval?) throws -> Run {
+    /// When to kill the helper, counted from READY.
+    enum Kill {
+        /// Let it finish.
+        case never
+        /// After this many seconds.
+        case after(TimeInterval)
+        /// This many seconds after the file at `path` first contains `text` (polled every 50 µs).
+        case afterFileContains(path: String, text: String, delay: TimeInterval)
+    }
+
+    /// Starts the helper, waits for READY, waits as `kill` says and kills it.
+    static func run(_ flow: String, in dir: URL, kill: Kill) throws -> Run {
         guard let helperURL else { throw HelperMissing() }
         let process = Process()
         process.executableURL = helperURL
@@ -98,15 +108,27 @@ enum FaultInjection {
             seen.append(chunk)
         }
         let start = Date()
-        if let delay {
+        switch kill {
+        case .never: break
+        case .after(let delay):
             Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
+            sendKill(process)
+        case .afterFileContains(let path, let text, let delay):
+            while process.isRunning, !(FileManager.default.contents(atPath: path)?.contains(Array(text.utf8)) ?? false) {
+                usleep(50)
+            }
+            Thread.sleep(forTimeInterval: delay)
+            sendKill(process)
         }
         process.waitUntilExit()
         let duration = Date().timeIntervalSince(start)
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Run(killed: process.terminationReason == .uncaughtSignal, duration: duration,
                    status: process.terminationStatus, errorOutput: errorText)
+    }
+
+    private static func sendKill(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     struct HelperMissing: Error, CustomStringConvertible {

@@ -41,9 +41,19 @@ enum ReadOnly {
 
     /// Runs `body` while `url` is read-only.
     static func whileReadOnly<T>(_ url: URL, _ body: () throws -> T) rethrows -> T {
-        if isRoot { runTool("chattr", ["+i", url.path]) } else { runTool("chmod", ["a-w", url.path]) }
-        defer { if isRoot { runTool("chattr", ["-i", url.path]) } else { runTool("chmod", ["u+w", url.path]) } }
+        makeReadOnly(url)
+        defer { makeWritable(url) }
         return try body()
+    }
+
+    /// Makes `url` read-only until ``makeWritable(_:)``.
+    static func makeReadOnly(_ url: URL) {
+        if isRoot { runTool("chattr", ["+i", url.path]) } else { runTool("chmod", ["a-w", url.path]) }
+    }
+
+    /// Undoes ``makeReadOnly(_:)``.
+    static func makeWritable(_ url: URL) {
+        if isRoot { runTool("chattr", ["-i", url.path]) } else { runTool("chmod", ["u+w", url.path]) }
     }
 }
 
@@ -68,6 +78,22 @@ final class SmallDisk: @unchecked Sendable {
     }
 
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Fills the disk with a file of zeros until not one more byte fits.
+    func fill() {
+        let fd = open(file("filler").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        var size = zeros.count
+        while size > 0 {
+            let written = zeros.withUnsafeBytes { write(fd, $0.baseAddress, size) }
+            if written < 0 { size /= 2 }  // ENOSPC: smaller writes, down to one byte
+        }
+    }
+
+    /// Removes what ``fill()`` wrote.
+    func unfill() { try? FileManager.default.removeItem(at: file("filler")) }
 
     deinit {
         runTool("umount", [url.path])

@@ -19,9 +19,16 @@ final class TemporaryDirectory: @unchecked Sendable {
     func manager(
         _ name: String = "test.db", kdfIterations: Int = 4000, configure: (inout DatabaseConfiguration) -> Void = { _ in }
     ) -> DatabaseManager {
+        Self.manager(at: file(name), kdfIterations: kdfIterations, configure: configure)
+    }
+
+    /// A manager for any path, with the same fast KDF.
+    static func manager(
+        at url: URL, kdfIterations: Int = 4000, configure: (inout DatabaseConfiguration) -> Void = { _ in }
+    ) -> DatabaseManager {
         var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: kdfIterations))
         configure(&configuration)
-        return DatabaseManager(url: file(name), configuration: configuration)
+        return DatabaseManager(url: url, configuration: configuration)
     }
 }
 
@@ -42,17 +49,29 @@ enum Fixture {
     static func makeEncryptedDatabase(
         in dir: TemporaryDirectory, name: String = "test.db", password: String = "secret", rows: Int = 3
     ) throws -> URL {
-        let manager = dir.manager(name)
+        try makeEncryptedDatabase(at: dir.file(name), password: password, rows: rows)
+        return dir.file(name)
+    }
+
+    /// Creates an encrypted database at any path (the tests' fast KDF).
+    static func makeEncryptedDatabase(at url: URL, password: String = "secret", rows: Int = 3) throws {
+        let manager = TemporaryDirectory.manager(at: url)
         try manager.create(password: password)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         try manager.transaction { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
         }
         manager.close()
-        return dir.file(name)
     }
 
     static func bytes(_ url: URL) -> Data { (try? Data(contentsOf: url)) ?? Data() }
+
+    /// A file shipped in `Tests/Fixtures` (outside the test target, so SwiftPM sees no resources).
+    static func shipped(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath)  // Tests/SQLCipherManagerTests/Support/this file
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").appendingPathComponent(name)
+    }
 
     static func contains(_ url: URL, _ marker: String) -> Bool {
         bytes(url).range(of: Data(marker.utf8)) != nil
@@ -75,14 +94,27 @@ extension DatabaseManagerError {
     }
 }
 
-/// Runs `body` and returns the DatabaseManagerError case name it threw ("none" when it did not throw).
+/// Runs `body` and returns the DatabaseManagerError case name it threw ("none" when it did not
+/// throw; "sqlite:<primary code>" for a statement's SQLiteError).
 func thrownCase(_ body: () throws -> Void) -> String {
+    thrownError(body).map(outcomeName) ?? "none"
+}
+
+/// Runs `body` and returns what it threw, or `nil`.
+func thrownError(_ body: () throws -> Void) -> (any Error)? {
     do {
         try body()
-        return "none"
-    } catch let error as DatabaseManagerError {
-        return error.caseName
+        return nil
     } catch {
-        return "other: \(error)"
+        return error
+    }
+}
+
+/// A DatabaseManagerError's case name, `sqlite:<primary code>` for an SQLiteError.
+func outcomeName(_ error: any Error) -> String {
+    switch error {
+    case let error as DatabaseManagerError: return error.caseName
+    case let error as SQLiteError: return "sqlite:\(error.code)"
+    default: return "other: \(error)"
     }
 }

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// Passwords and keys never show up in descriptions, debug descriptions, `dump()`, errors or
+/// what the delegate hears; key buffers are zeroed when they are released.
+@Suite struct KeyHygieneTests {
+    static let password = "hunter2-Kx9-unique-password"
+    static let newPassword = "rekeyed-Qz7-unique-password"
+    static let rawKey = Data((0..<32).map { UInt8(0xA0 + $0 % 16) ^ UInt8($0) })
+
+    // MARK: - Text
+
+    /// Every way a value can be turned into text: description, debug description, `dump()`.
+    private func renderings(_ value: Any) -> [String] {
+        var dumped = ""
+        dump(value, to: &dumped)
+        return [String(describing: value), String(reflecting: value), dumped]
+    }
+
+    /// Fails when `text` holds a secret: as text, as lowercase or uppercase hex, or as the run of
+    /// decimal byte values that `dump()` prints for byte collections.
+    private func expectNoSecret(in text: String, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for secret in [Data(Self.password.utf8), Data(Self.newPassword.utf8), Self.rawKey] {
+            let hex = secret.map { String(format: "%02x", $0) }.joined()
+            let plain = String(decoding: secret, as: UTF8.self)
+            #expect(!text.contains(plain) || secret == Self.rawKey, "\(context) shows a secret", sourceLocation: sourceLocation)
+            #expect(!text.lowercased().contains(hex), "\(context) shows a secret in hex", sourceLocation: sourceLocation)
+            let numbers = text.split { !$0.isNumber }.compactMap { Int($0) }
+            let bytes = secret.map(Int.init)
+            let found = numbers.count >= bytes.count
+                && (0...(numbers.count - bytes.count)).contains { Array(numbers[$0..<($0 + bytes.count)]) == bytes }
+            #expect(!found, "\(context) shows a secret as byte values", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func anOpenManagerItsConfigurationAndItsCachedKeyShowNoSecret() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(password: Self.password)
+        try manager.execute("CREATE TABLE t(x)")
+        let raw = dir.manager("raw.db")
+        try raw.create(rawKey: Self.rawKey)
+        for (name, value) in [("manager", manager as Any), ("raw-key manager", raw), ("configuration", manager.configuration),
+                              ("cached key", manager.cachedKey as Any), ("raw cached key", raw.cachedKey as Any)] {
+            for text in renderings(value) { expectNoSecret(in: text, name) }
+        }
+        #expect(manager.hasCachedKey && raw.hasCachedKey, "the test must look at managers that hold a key")
+    }
+
+    @Test func errorsAndDelegateEventsShowNoSecret() throws {
+        let dir = TemporaryDirectory()
+        _ = try Fixture.makeEncryptedDatabase(in: dir, password: "the-real-one")
+        let delegate = DescribingDelegate()
+        let manager = dir.manager()
+        manager.delegate = delegate
+        var errors: [any Error] = []
+        func collect(_ body: () throws -> Void) {
+            if let error = thrownError(body) { errors.append(error) }
+        }
+        collect { try manager.open(password: Self.password) }
+        collect { try manager.open(rawKey: Self.rawKey) }
+        let missing = dir.manager("missing.db")
+        missing.delegate = delegate
+        collect { try missing.open(password: Self.password) }
+        collect { try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
+        try manager.open(password: "the-real-one")
+        collect { try manager.rekey(to: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
+        collect { try manager.transaction { _ in try manager.rekey(to: Self.newPassword) } }
+        try manager.rekey(to: Self.newPassword)
+        manager.close()
+        collect { try manager.open(password: Self.password) }
+        #expect(errors.count == 7)
+        for error in errors {
+            for text in renderings(error) + [error.localizedDescription] { expectNoSecret(in: text, "\(error)") }
+        }
+        #expect(!delegate.descriptions.isEmpty)
+        for text in delegate.descriptions { expectNoSecret(in: text, "a delegate event") }
+    }
+
+    // MARK: - Zeroing
+
+    /// Records what a key buffer held when it was released.
+    final class WipeWitness: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _wiped: [[UInt8]] = []
+        var wiped: [[UInt8]] { lock.withLock { _wiped } }
+
+        func watch(_ secret: SecretBytes?) {
+            secret?.wipeObserver = { bytes in self.lock.withLock { self._wiped.append(Array(bytes)) } }
+        }
+    }
+
+    @Test func aSecretIsZeroedWhenReleased() {
+        let witness = WipeWitness()
+        do {
+            let secret = SecretBytes(password: Self.password)
+            secret.withBytes { #expect(Array($0) == Array(Self.password.utf8)) }
+            witness.watch(secret)
+        }
+        #expect(witness.wiped.count == 1)
+        #expect(witness.wiped.first?.count == max(Self.password.utf8.count, 1))
+        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test func closeReleasesAndZeroesTheCachedKey() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(password: Self.password)
+        let witness = WipeWitness()
+        witness.watch(manager.cachedKey)
+        manager.close()
+        #expect(!manager.hasCachedKey)
+        #expect(witness.wiped.count == 1)
+        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test func aRekeyReleasesAndZeroesTheOldKey() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(password: Self.password)
+        let witness = WipeWitness()
+        witness.watch(manager.cachedKey)
+        try manager.rekey(to: Self.newPassword)
+        #expect(manager.isCurrentPassword(Self.newPassword))
+        #expect(witness.wiped.count == 1)
+        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test func reopeningWithAnotherRawKeyReleasesAndZeroesThePreviousOne() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(rawKey: Self.rawKey)
+        let witness = WipeWitness()
+        witness.watch(manager.cachedKey)
+        manager.close()
+        try dir.manager("other.db").create(password: Self.password)
+        manager.databaseURL = dir.file("other.db")
+        try manager.open(password: Self.password)
+        #expect(witness.wiped.count == 1)
+        // The raw key is kept in SQLCipher's x'<64 hex>' form: 67 bytes, all zero now.
+        #expect(witness.wiped.first?.count == 67)
+        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+    }
+}
+
+/// A delegate that keeps the full text of every error it hears.
+final class DescribingDelegate: DatabaseManagerDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _descriptions: [String] = []
+    var descriptions: [String] { lock.withLock { _descriptions } }
+
+    private func record(_ error: DatabaseManagerError) {
+        var dumped = ""
+        dump(error, to: &dumped)
+        lock.withLock { _descriptions += ["\(error)", String(reflecting: error), dumped] }
+    }
+
+    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) { record(error) }
+    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) { record(error) }
+}

@@ -81,6 +81,7 @@ extension DatabaseManager {
         case .directory: return .isDirectory(path: path)
         case .unreadable: return .permissionDenied(path: path, underlying: nil)
         case .empty: return .notADatabase(path: path, reason: "the file is empty (0 bytes)")
+        case .special: return .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")
         case .plaintextSQLite: return .plaintextDatabase(path: path)
         case .opaque(let size) where size < 512 || size % 512 != 0:
             return .notADatabase(path: path, reason: "its size (\(size) bytes) is not a whole number of pages")

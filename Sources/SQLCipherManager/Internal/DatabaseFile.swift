@@ -14,6 +14,8 @@ struct DatabaseFile {
         case unreadable
         case empty
         case plaintextSQLite
+        /// A named pipe, socket or device: never read, since reading one can block forever.
+        case special
         /// Neither empty nor plaintext: encrypted, or not a database at all.
         case opaque(size: Int64)
     }
@@ -47,10 +49,17 @@ struct DatabaseFile {
             return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentMissing
         }
         if isDirectory.boolValue { return .directory }
+        guard isRegularFile else { return .special }
         guard access(path, R_OK) == 0, let size, let header = header() else { return .unreadable }
         if size == 0 { return .empty }
         if header == Self.plaintextHeader { return .plaintextSQLite }
         return .opaque(size: size)
+    }
+
+    /// `true` for a regular file, following symbolic links (`stat`).
+    private var isRegularFile: Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The folder that holds the file.

@@ -197,6 +197,11 @@ enum BadInputMatrix {
                  arrange: { try $0.makeEncrypted() }, act: { try $0.create("other-secret") }),
         BadInput(name: "create over a plaintext database", expected: "fileAlreadyExists",
                  arrange: { try Fixture.makePlaintextDatabase(at: $0.url) }, act: { try $0.create(secret) }),
+        // Reading the header of a pipe blocked forever before DatabaseFile checked for a regular file.
+        BadInput(name: "path is a named pipe", expected: "notADatabase", mentions: "not a regular file",
+                 arrange: { scene in
+                     guard mkfifo(scene.url.path, 0o600) == 0 else { throw TestFailure() }
+                 }, act: { try $0.open(secret) }),
         BadInput(name: "path is a dangling symbolic link", expected: "fileNotFound",
                  arrange: { try FileManager.default.createSymbolicLink(
                      atPath: $0.url.path, withDestinationPath: $0.dir.file("elsewhere.db").path) },

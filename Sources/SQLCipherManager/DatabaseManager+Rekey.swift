@@ -54,7 +54,8 @@ extension DatabaseManager {
 
     private func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
         let db = try requireDatabase()
-        let path = try requirePath()
+        // The open file, even if databaseURL was changed since (that takes effect at the next open).
+        let path = db.connection.path
         var newConfiguration = configuration
         if let options { newConfiguration.cipher = options }
         try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
@@ -66,7 +67,7 @@ extension DatabaseManager {
             try operation.run(source: db.connection, releaseSource: { closeConnection() }, progress: progress)
         } catch {
             let error = Self.diagnose(error, path: path)
-            reconnectIfClosed()
+            reconnectIfClosed(path: path)
             notify { $0.databaseManager(self, didEncounterRekeyError: error) }
             throw error
         }
@@ -85,8 +86,8 @@ extension DatabaseManager {
 
     /// After a failed rekey that had closed the connection: opens it again with the cached (old)
     /// key and configuration, without events or migration. Stays closed if that fails.
-    private func reconnectIfClosed() {
-        guard database == nil, let key = cachedKey, let path = databasePath else { return }
+    private func reconnectIfClosed(path: String) {
+        guard database == nil, let key = cachedKey else { return }
         database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
     }
 }

@@ -87,6 +87,42 @@ struct RekeyTests {
         #expect(try dir.withOpened(password: "new-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
     }
 
+    @Test("virtual tables (FTS4, R*Tree) survive a rekey and still answer queries")
+    func rekeyVirtualTables() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        try manager.create(password: "old-secret")
+        try manager.executeScript("""
+            CREATE VIRTUAL TABLE note USING fts4(body);
+            INSERT INTO note(body) VALUES ('the quick brown fox'), ('lazy dogs sleep');
+            CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);
+            INSERT INTO box VALUES (1, 0, 10), (2, 20, 30);
+            """)
+        try manager.rekey(to: "new-secret")
+        manager.close()
+
+        try dir.withOpened(password: "new-secret") { (db: Database) throws in
+            #expect(try db.scalar(Int.self, "SELECT count(*) FROM note WHERE note MATCH 'fox'") == 1)
+            #expect(try db.scalar(Int.self, "SELECT id FROM box WHERE minX <= 25 AND maxX >= 25") == 2)
+        }
+    }
+
+    @Test("rekey works on the file that is open even if databaseURL was changed since")
+    func rekeyUsesTheOpenFile() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "other.db")
+        let other = Fixture.bytes(dir.file("other.db"))
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        manager.databaseURL = dir.file("other.db")
+        try manager.rekey(to: "new-secret")
+        manager.close()
+
+        #expect(Fixture.bytes(dir.file("other.db")) == other)
+        #expect(dir.openResult(password: "new-secret") == "none")
+    }
+
     // MARK: - Refusals before anything starts
 
     @Test("rekey refuses without events when closed, inside a transaction, with a blank password or a 4.x option")

@@ -26,6 +26,9 @@ import Foundation
 ///   ``openWithCachedKey()``, ``reopen()``, ``close()``
 /// - Queries: ``withDatabase(_:)``, ``execute(_:_:)``, ``fetchAll(_:_:)``, ``transaction(_:_:)``
 /// - Schema: ``schemaVersion``, ``setSchemaVersion(_:)``, ``migrate(using:)``
+/// - Keys and encryption (crash-safe, export-based): ``rekey(to:options:progress:)``,
+///   ``rekey(toRawKey:options:progress:)``, ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
+///   ``decrypt(to:progress:)``, ``recoverInterruptedOperation(at:)``
 public final class DatabaseManager: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only under `lock`.
 

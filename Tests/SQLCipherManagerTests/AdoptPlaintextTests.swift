@@ -52,3 +52,22 @@ struct AdoptPlaintextTests {
         #expect(dir.openResult(password: "old-secret", configure: { $0.adoptsPlaintextDatabase = true }) == "none")
     }
 }
+
+extension AdoptPlaintextTests {
+    @Test("a read-only plaintext file cannot be adopted: permissionDenied, reported, file unchanged",
+          .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
+    func adoptReadOnly() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makePlaintext(at: dir.file())
+        let snapshot = FileSnapshot(dir.url)
+        let manager = dir.manager { $0.adoptsPlaintextDatabase = true }
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.open(password: "new-secret") } }
+
+        #expect(failure == "permissionDenied")
+        #expect(delegate.events == [.databaseError("permissionDenied")])
+        #expect(!manager.isOpen)
+        #expect(FileSnapshot(dir.url) == snapshot)
+    }
+}

@@ -68,6 +68,7 @@ extension DatabaseManager {
         case .permission, .auth, .readOnly: return .permissionDenied(path: path, underlying: error)
         case .full: return .diskFull(path: path, underlying: error)
         case .ioError: return .ioError(path: path, underlying: error)
+        case .busy, .locked: return .busy(path: path, underlying: error)
         default: return .sqlite(error)
         }
     }

@@ -175,8 +175,8 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let original = Fixture.bytes(dir.file())
 
-        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "sqlite")
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("sqlite")])
+        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "busy")
+        #expect(delegate.events == [.opened, .willRekey, .rekeyError("busy")])
         #expect(Fixture.bytes(dir.file()) == original)
         #expect(FileSnapshot(dir.url).leftovers == [])
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)

@@ -52,6 +52,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case diskFull(path: String, underlying: SQLiteError?)
     /// An input/output error occurred.
     case ioError(path: String, underlying: SQLiteError?)
+    /// Another connection or process held a lock on the file for longer than
+    /// ``DatabaseConfiguration/busyTimeout`` (`SQLITE_BUSY` / `SQLITE_LOCKED`).
+    case busy(path: String, underlying: SQLiteError?)
     /// No password is cached: open the database with a password first.
     case noCachedKey
     /// The file's schema (`PRAGMA user_version`) is newer than this app understands.
@@ -125,6 +128,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "The disk is full while writing \(path)\(Self.suffix(underlying)). Free some space and try again."
         case .ioError(let path, let underlying):
             return "Input/output error on \(path)\(Self.suffix(underlying)). Check the disk and the file."
+        case .busy(let path, let underlying):
+            return "\(path) is locked by another connection or process\(Self.suffix(underlying)). Try again once it "
+                + "has finished, or give the configuration a longer busyTimeout."
         case .noCachedKey:
             return "No password is cached. Open the database with its password first."
         case .schemaVersionTooNew(let found, let supported):

@@ -290,6 +290,11 @@ enum BadInputMatrix {
     // MARK: Locks held by another connection
 
     static let locks: [BadInput] = [
+        BadInput(name: "exclusive lock held by another connection: open", expected: "busy", mentions: "locked",
+                 arrange: { scene in
+                     try scene.makeEncrypted()
+                     try scene.holdLock("BEGIN EXCLUSIVE")
+                 }, act: { try $0.open(secret) { $0.busyTimeout = 0.1 } }),
         BadInput(name: "write lock held by another connection: write", expected: "sqlite:5", mentions: "locked",
                  leavesManagerClosed: false,
                  arrange: { scene in

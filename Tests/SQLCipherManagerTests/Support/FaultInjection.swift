@@ -61,6 +61,8 @@ enum FaultInjection {
         } catch {
             Issue.record("cannot build the fault-injection templates: \(error)")
         }
+        // A static is never released: remove the folder when the test process exits.
+        atexit { try? FileManager.default.removeItem(at: FaultInjection.templates.url) }
         return dir
     }()
 

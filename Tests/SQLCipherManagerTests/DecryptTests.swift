@@ -28,6 +28,22 @@ struct DecryptTests {
         #expect(FileSnapshot(dir.url).leftovers == [])
     }
 
+    @Test("the plaintext copy is readable by its owner only; an encrypted copy keeps the source's permissions")
+    func copyPermissions() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir.file().path)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        try manager.decrypt(to: dir.file("plain.db"))
+        #expect(permissions(dir.file("plain.db")) == 0o600)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: dir.file("plain.db").path)
+        try DatabaseManager.encryptPlaintextDatabase(
+            at: dir.file("plain.db"), to: dir.file("again.db"), password: "new-secret", configuration: manager.configuration)
+        #expect(permissions(dir.file("again.db")) == 0o640)
+    }
+
     @Test("decrypt refuses a closed manager, an existing or impossible destination, an open transaction")
     func refusals() throws {
         let dir = TemporaryDirectory()

@@ -123,6 +123,17 @@ struct RekeyTests {
         #expect(dir.openResult(password: "new-secret") == "none")
     }
 
+    @Test("the new file keeps the database's permissions")
+    func rekeyKeepsPermissions() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dir.file().path)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        try manager.rekey(to: "new-secret")
+        #expect(permissions(dir.file()) == 0o600)
+    }
+
     // MARK: - Refusals before anything starts
 
     @Test("rekey refuses without events when closed, inside a transaction, with a blank password or a 4.x option")
@@ -267,6 +278,11 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         return (disk, manager)
     }
+}
+
+/// A file's permission bits.
+func permissions(_ url: URL) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue
 }
 
 extension DatabaseManager {

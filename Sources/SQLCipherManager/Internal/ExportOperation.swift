@@ -56,6 +56,8 @@ struct ExportOperation {
             guard FileManager.default.createFile(atPath: copy.path, contents: nil) else {
                 throw FileSystem.Failure(operation: "create", path: copy.path, code: errno)
             }
+            // The copy is as private as the source; a plaintext copy is readable by its owner only.
+            try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
             let result = try source.export(to: copy, checkpoint: install == .replace, progress: reporter)
             try verifyCopy(result)
             reporter(0.95)

@@ -14,7 +14,8 @@ extension DatabaseManager {
     /// either no destination or a complete one; the leftovers are removed by
     /// ``recoverInterruptedOperation(at:)`` on `destination`.
     ///
-    /// The copy holds every row in clear text: put it where only its owner can read it.
+    /// The copy holds every row in clear text. It is created readable and writable by its owner
+    /// only (the source's permission bits masked with `0700`); keep it somewhere private.
     ///
     /// - Parameter progress: called on this thread with the fraction done, 0…1; it must not use
     ///   the manager.

@@ -15,7 +15,12 @@ extension DatabaseManager {
     /// is opened on a fresh connection with the new key and checked (`PRAGMA integrity_check`,
     /// schema, row count of every table), then swapped in with one `rename` (file and folder
     /// flushed with `fsync`) and reopened; the new key is cached and, with `options`, the
-    /// configuration's cipher options become `options`.
+    /// configuration's cipher options become `options`. The new file keeps the old one's
+    /// permissions (and, as root, its owner).
+    ///
+    /// Close every other connection to the file first (other managers, other processes): they
+    /// would keep using the replaced file. In WAL mode a connection left open is detected and
+    /// the rekey fails before the swap.
     ///
     /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didEncounterRekeyError`. After a
     /// failure the database is intact, still opens with the old password, and is open again.

@@ -66,7 +66,8 @@ final class Statement {
         case .blob(let data):
             rc = data.withUnsafeBytes { bindBlob($0, at: index) }
         }
-        try connection.check(rc, sql: sql)
+        // Only a failure needs the connection (an unowned reference, costly to load per value).
+        if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
     }
 
     /// Binds key material as a blob straight from its buffer (SQLite copies it), so no Swift

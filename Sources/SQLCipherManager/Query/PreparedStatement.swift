@@ -35,42 +35,79 @@ public final class PreparedStatement {
     ///
     /// - Throws: ``SQLiteError`` with code `range` when the number of values differs from the
     ///   number of parameters, and any error of the statement.
+    @inlinable
     public func execute<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
-        try bind(repeat each values)
-        defer { statement.resetKeepingBindings() }
-        while try statement.step() {}
+        try Self.withValues(repeat each values, body: { try run($0) })
     }
 
     /// Binds `values` and calls `body` with each result row, as a ``RowView`` valid only during
     /// that call (copy what you keep).
+    @inlinable
     public func forEachRow<each Value: DatabaseValueConvertible>(
         _ values: repeat each Value, body: (RowView) throws -> Void
     ) throws {
-        try bind(repeat each values)
+        try Self.withValues(repeat each values, body: { try query($0, body) })
+    }
+
+    /// Binds `values` and returns the first result row as a ``Row``, or `nil`.
+    @inlinable
+    public func fetchOne<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws -> Row? {
+        try Self.withValues(repeat each values, body: { try first($0) })
+    }
+
+    // MARK: - Binding
+
+    /// Converts the values into a stack buffer (inlined at the call site, so specialised for
+    /// the argument types: no existential, no array) and passes it to `body`.
+    @inlinable
+    static func withValues<each Value: DatabaseValueConvertible, Result>(
+        _ values: repeat each Value, body: (UnsafeBufferPointer<DatabaseValue>) throws -> Result
+    ) throws -> Result {
+        var count = 0
+        for _ in repeat each values { count += 1 }
+        return try withUnsafeTemporaryAllocation(of: DatabaseValue.self, capacity: max(count, 1)) { buffer in
+            guard let base = buffer.baseAddress else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+            var initialized = 0
+            for value in repeat each values {
+                (base + initialized).initialize(to: value.databaseValue)
+                initialized += 1
+            }
+            defer { base.deinitialize(count: initialized) }
+            return try body(UnsafeBufferPointer(start: base, count: initialized))
+        }
+    }
+
+    @usableFromInline
+    func run(_ values: UnsafeBufferPointer<DatabaseValue>) throws {
+        try bind(values)
+        defer { statement.resetKeepingBindings() }
+        while try statement.step() {}
+    }
+
+    @usableFromInline
+    func query(_ values: UnsafeBufferPointer<DatabaseValue>, _ body: (RowView) throws -> Void) throws {
+        try bind(values)
         defer { statement.resetKeepingBindings() }
         let row = RowView(statement: statement)
         while try statement.step() { try body(row) }
     }
 
-    /// Binds `values` and returns the first result row as a ``Row``, or `nil`.
-    public func fetchOne<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws -> Row? {
-        try bind(repeat each values)
+    @usableFromInline
+    func first(_ values: UnsafeBufferPointer<DatabaseValue>) throws -> Row? {
+        try bind(values)
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
         return RowView(statement: statement).row
     }
 
-    // MARK: - Binding
-
-    private func bind<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
+    /// Binds every value. The statement is always reset after a run (`defer`), so the previous
+    /// bindings are simply overwritten: no `sqlite3_clear_bindings` per run.
+    private func bind(_ values: UnsafeBufferPointer<DatabaseValue>) throws {
         guard !connection.isClosed else { throw DatabaseManagerError.notOpen }
-        statement.resetKeepingBindings()
-        var count: Int32 = 0
-        for value in repeat each values {
-            count += 1
-            try statement.bind(value.databaseValue, at: count)
+        try statement.checkArgumentCount(values.count)
+        for (offset, value) in values.enumerated() {
+            try statement.bind(value, at: Int32(offset + 1))
         }
-        try statement.checkArgumentCount(Int(count))
     }
 }
 

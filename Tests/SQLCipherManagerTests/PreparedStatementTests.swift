@@ -45,8 +45,10 @@ import Testing
                     #expect(row.double(3) == 2.5)
                     #expect(row[4] == .blob(Data([0, 255])))
                     #expect(row.value(2, as: Int.self) == 42)
+                    #expect(row.withUTF8(1) { Array($0) } == Array("héllo".utf8))
                 } else {
                     #expect(row.isNull(1) && row.string(1) == nil)
+                    #expect(row.withUTF8(1) { $0.count } == 0)
                     #expect(row.int64(2) == 0 && row.value(2, as: Int?.self) == .some(nil))
                 }
                 seen.append(row.row)

@@ -31,6 +31,13 @@ public struct RowView {
     /// The column as text, or `nil` for NULL.
     public func string(_ index: Int) -> String? { statement.text(at: Int32(index)) }
 
+    /// Calls `body` with the column's text as UTF-8 bytes read in place, without creating a
+    /// `String` (no allocation, no validation); an empty buffer for NULL. The bytes are valid
+    /// only during the call.
+    public func withUTF8<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try statement.withText(at: Int32(index), body)
+    }
+
     /// The column's value with its storage class.
     public subscript(index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
 

@@ -12,7 +12,7 @@ struct CWorkloads {
     func run() throws -> Measured {
         switch job.workload {
         case .insert, .insertPrepared: return try insert()
-        case .readAll, .fetchAll, .readView: return try onFixture { db in Measured.time { cb_read_all(db) } }
+        case .readAll, .fetchAll, .readView, .readBytes: return try onFixture { db in Measured.time { cb_read_all(db) } }
         case .lookups, .lookupsPrepared:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }

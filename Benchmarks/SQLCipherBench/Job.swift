@@ -6,7 +6,7 @@ struct Job: Hashable, Sendable {
     enum Workload: String, Sendable {
         case insert, readAll = "read", fetchAll = "fetchall", lookups, open, encrypt, rekey
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
-        case insertPrepared = "insert-prepared", readView = "read-view", lookupsPrepared = "lookups-prepared"
+        case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
     }
 
     enum Implementation: String, Sendable {

@@ -17,8 +17,13 @@ extension Plan {
                                    target: 1.05))
         }
         for size in sizes {
-            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView)",
+            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView, text as String)",
                                    jobs: [Job(.readView, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
+                                   target: 1.10))
+        }
+        for size in sizes {
+            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView, text as UTF-8 bytes)",
+                                   jobs: [Job(.readBytes, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
                                    target: 1.10))
         }
         for size in sizes {

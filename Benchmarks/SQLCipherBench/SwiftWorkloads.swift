@@ -17,6 +17,7 @@ struct SwiftWorkloads {
         case .insert: return try insert(prepared: false)
         case .insertPrepared: return try insert(prepared: true)
         case .readView: return try onFixture { manager in try Measured.time { try Self.readView(manager) } }
+        case .readBytes: return try onFixture { manager in try Measured.time { try Self.readBytes(manager) } }
         case .lookupsPrepared:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsPrepared(manager, ids) } }
@@ -99,6 +100,26 @@ struct SwiftWorkloads {
         var sum: Int64 = 0
         try manager.withDatabase { db in
             try db.forEachRowView(Rows.selectAllSQL) { row in sum += checksum(row) }
+        }
+        return sum
+    }
+
+    /// Like `readView`, but texts are read as UTF-8 bytes in place and copied into a scratch
+    /// buffer — exactly what the C baseline does — instead of becoming `String`s.
+    static func readBytes(_ manager: DatabaseManager) throws -> Int64 {
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
+        defer { scratch.deallocate() }
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRowView(Rows.selectAllSQL) { row in
+                sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                for column in 1...4 {
+                    sum += row.withUTF8(column) { bytes in
+                        if let base = bytes.baseAddress, bytes.count <= 256 { scratch.copyMemory(from: base, byteCount: bytes.count) }
+                        return Int64(bytes.count)
+                    }
+                }
+            }
         }
         return sum
     }

@@ -5,7 +5,9 @@ import Foundation
 extension DatabaseManager {
     /// Finishes or rolls back a rekey, encrypt or decrypt that was interrupted (process killed,
     /// power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
-    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt` and their `-journal`/`-wal`/`-shm`).
+    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt` and their `-journal`/`-wal`/`-shm`,
+    /// `<file>.scm-lock`). An operation that is still running in another process or manager
+    /// (it holds an `flock` on `<file>.scm-lock`) is left alone.
     ///
     /// Every create and open runs this first, so apps need to call it only for files they never
     /// open through a manager, such as a plaintext copy written by ``decrypt(to:progress:)``.
@@ -14,9 +16,10 @@ extension DatabaseManager {
     /// new key). Try both keys after a crash during a rekey: exactly one opens the file.
     ///
     /// - Returns: what was done; ``RecoveryOutcome/nothingToRecover`` when there was no journal.
-    /// - Throws: ``DatabaseManagerError/recoveryFailed(path:reason:)`` for a journal this code did
-    ///   not write, or the file-system error that stopped the recovery (the files are then left
-    ///   as they were, and the next call tries again).
+    /// - Throws: ``DatabaseManagerError/operationInProgress(path:)`` while another process or
+    ///   manager runs an operation on the file, ``DatabaseManagerError/recoveryFailed(path:reason:)``
+    ///   for a journal this code did not write, or the file-system error that stopped the
+    ///   recovery (the files are then left as they were, and the next call tries again).
     @discardableResult
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
         try recoverInterruptedOperation(atPath: url.path)
@@ -24,9 +27,17 @@ extension DatabaseManager {
 
     @discardableResult
     static func recoverInterruptedOperation(atPath target: String) throws -> RecoveryOutcome {
+        let journalPath = OperationJournal.path(for: target)
+        let traces = [journalPath, journalPath + ".tmp", target + OperationLock.suffix]
+        guard traces.contains(where: { FileSystem.size(of: $0) != nil }) else { return .nothingToRecover }
         do {
+            // An operation still running elsewhere holds the lock: leave its files alone.
+            guard let lock = try OperationLock.acquire(for: target) else {
+                throw DatabaseManagerError.operationInProgress(path: target)
+            }
+            defer { lock.release() }
             guard let journal = try OperationJournal.read(for: target) else {
-                try FileSystem.remove(OperationJournal.path(for: target) + ".tmp")
+                try FileSystem.remove(journalPath + ".tmp")
                 return .nothingToRecover
             }
             guard journal.temporaryName == ExportOperation.temporaryName(for: target, operation: journal.operation) else {

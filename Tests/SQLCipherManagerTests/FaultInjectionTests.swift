@@ -91,6 +91,28 @@ struct FaultInjectionTests {
             + "after recovery \(states[.old] ?? 0) old, \(states[.new] ?? 0) new; \(Int(Date().timeIntervalSince(started))) s")
     }
 
+    @Test("a rekey paused in another process is not recovered under it; it then finishes normally")
+    func operationInAnotherProcessIsLeftAlone() throws {
+        let dir = TemporaryDirectory()
+        try FaultInjection.install(Flow.rekey.template, in: dir)
+        let journal = OperationJournal.path(for: dir.file().path)
+        var whilePaused: (outcome: String, open: String, files: [String]) = ("", "", [])
+        let run = try FaultInjection.run(Flow.rekey.rawValue, in: dir.url, kill: .pauseWhenFileContains(
+            path: journal, text: "phase=export", body: {
+                let before = FileSnapshot(dir.url)
+                whilePaused.outcome = thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) }
+                whilePaused.open = dir.openResult(password: "old-secret")
+                whilePaused.files = FileSnapshot(dir.url).differences(from: before)
+            }))
+
+        #expect(whilePaused.outcome == "operationInProgress")
+        #expect(whilePaused.open == "operationInProgress")
+        #expect(whilePaused.files == [])
+        #expect(!run.killed && run.status == 0, "\(run.errorOutput)")
+        #expect(checkRekey(dir).0 == .new)
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
+
     // MARK: - One attempt
 
     private func attempt(

@@ -78,6 +78,24 @@ struct RecoveryTests {
         #expect(dir.openResult("out.db", password: "new-secret") == "none")
     }
 
+    @Test("an operation whose lock is held (still running) is left alone; once released it is rolled back")
+    func runningOperationIsLeftAlone() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try journal(.export, target: dir.file())
+        try Data(repeating: 7, count: 3000).write(to: dir.file("test.db.scm-rekey"))
+        var lock = try OperationLock.acquire(for: dir.file().path)
+        #expect(lock != nil)
+        let snapshot = FileSnapshot(dir.url)
+
+        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "operationInProgress")
+        #expect(dir.openResult(password: "old-secret") == "operationInProgress")
+        #expect(FileSnapshot(dir.url) == snapshot)
+        lock = nil
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+    }
+
     @Test("a journal this code did not write: recoveryFailed, open refuses, nothing is removed")
     func foreignJournal() throws {
         let dir = TemporaryDirectory()

@@ -73,6 +73,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// An interrupted rekey, encrypt or decrypt could not be finished or rolled back (for
     /// example a journal this code did not write). The files were left as they are.
     case recoveryFailed(path: String, reason: String)
+    /// Another process or manager is rekeying, encrypting or decrypting this file right now
+    /// (it holds `<file>.scm-lock`). Nothing was changed.
+    case operationInProgress(path: String)
     /// A statement failed.
     case sqlite(SQLiteError)
 
@@ -150,6 +153,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .recoveryFailed(let path, let reason):
             return "An interrupted key change or encryption of \(path) could not be recovered: \(reason). "
                 + "The files were left as they are; move the unexpected file away and open again."
+        case .operationInProgress(let path):
+            return "Another process or manager is changing the key or encryption of \(path) right now. "
+                + "Wait for it to finish, then try again."
         case .sqlite(let error):
             return error.description
         }

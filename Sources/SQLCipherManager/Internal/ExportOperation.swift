@@ -44,6 +44,10 @@ struct ExportOperation {
     /// install removes the copy and the journal and leaves the target as it was.
     func run(source: Connection, releaseSource: () -> Void, progress: ((Double) -> Void)?) throws {
         try preflight(sourcePath: source.path)
+        guard let lock = try OperationLock.acquire(for: target) else {
+            throw DatabaseManagerError.operationInProgress(path: target)
+        }
+        defer { lock.release() }
         let reporter = ProgressReporter(progress)
         reporter(0)
         var journal = OperationJournal(

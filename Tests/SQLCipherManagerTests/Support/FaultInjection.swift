@@ -90,6 +90,9 @@ enum FaultInjection {
         case after(TimeInterval)
         /// This many seconds after the file at `path` first contains `text` (polled every 50 µs).
         case afterFileContains(path: String, text: String, delay: TimeInterval)
+        /// No kill: once the file at `path` contains `text`, stop the helper (SIGSTOP), run
+        /// `body`, then let it go on (SIGCONT) and finish.
+        case pauseWhenFileContains(path: String, text: String, body: () -> Void)
     }
 
     /// Starts the helper, waits for READY, waits as `kill` says and kills it.
@@ -116,11 +119,14 @@ enum FaultInjection {
             Thread.sleep(forTimeInterval: delay)
             sendKill(process)
         case .afterFileContains(let path, let text, let delay):
-            while process.isRunning, !(FileManager.default.contents(atPath: path)?.contains(Array(text.utf8)) ?? false) {
-                usleep(50)
-            }
+            waitUntil(process, fileAt: path, contains: text)
             Thread.sleep(forTimeInterval: delay)
             sendKill(process)
+        case .pauseWhenFileContains(let path, let text, let body):
+            waitUntil(process, fileAt: path, contains: text)
+            signal(process, SIGSTOP)
+            body()
+            signal(process, SIGCONT)
         }
         process.waitUntilExit()
         let duration = Date().timeIntervalSince(start)
@@ -129,8 +135,17 @@ enum FaultInjection {
                    status: process.terminationStatus, errorOutput: errorText)
     }
 
-    private static func sendKill(_ process: Process) {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    private static func sendKill(_ process: Process) { signal(process, SIGKILL) }
+
+    private static func signal(_ process: Process, _ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// Polls every 50 µs until the file contains `text` or the process has exited.
+    private static func waitUntil(_ process: Process, fileAt path: String, contains text: String) {
+        while process.isRunning, !(FileManager.default.contents(atPath: path)?.contains(Array(text.utf8)) ?? false) {
+            usleep(50)
+        }
     }
 
     struct HelperMissing: Error, CustomStringConvertible {

@@ -54,15 +54,11 @@ final class Statement {
         case .integer(let int): rc = sqlite3_bind_int64(handle, index, int)
         case .real(let double): rc = sqlite3_bind_double(handle, index, double)
         case .null: rc = sqlite3_bind_null(handle, index)
-        case .text(var string):
-            rc = string.withUTF8 { utf8 in
-                guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                    return csqlcipher_bind_text(handle, index, "", 0)
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                    csqlcipher_bind_text(handle, index, $0, Int32(utf8.count))
-                }
-            }
+        case .text(let string):
+            // Native strings expose their UTF-8 in place (no copy of the String value);
+            // others (bridged, lazily decoded) are made contiguous first.
+            rc = string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
+                ?? { var copy = string; return copy.withUTF8 { bindText($0, at: index) } }()
         case .blob(let data):
             rc = data.withUnsafeBytes { bindBlob($0, at: index) }
         }
@@ -74,6 +70,13 @@ final class Statement {
     /// `Data` copy of the key is made. An empty buffer binds an empty blob, not NULL.
     func bind(secret bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         try connection.check(bindBlob(bytes, at: index), sql: sql)
+    }
+
+    private func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        guard let base = utf8.baseAddress, !utf8.isEmpty else { return csqlcipher_bind_text(handle, index, "", 0) }
+        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+            csqlcipher_bind_text(handle, index, $0, Int32(utf8.count))
+        }
     }
 
     private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {

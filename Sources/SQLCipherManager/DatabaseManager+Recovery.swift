@@ -54,14 +54,16 @@ extension DatabaseManager {
     }
 
     /// Installs a verified copy (phase `install`) or leaves the target as it was (phase
-    /// `export`, or a target that another connection has written to since).
+    /// `export`, or a target that was written to or replaced since the copy was verified).
     private static func resolve(_ journal: OperationJournal, target: String) throws -> RecoveryOutcome {
         let temporary = journal.temporaryPath(for: target)
         guard journal.phase == .install else { return .rolledBack }
         guard DatabaseFile(path: temporary).exists else { return .completed }
         switch journal.install {
         case .replace:
-            guard !ExportOperation.hasLiveSidecar(target) else { return .rolledBack }
+            guard !ExportOperation.hasLiveSidecar(target),
+                  journal.targetStamp == nil || journal.targetStamp == FileSystem.stamp(of: target)
+            else { return .rolledBack }
             try ExportOperation.installCopy(temporary, at: target, mode: .replace)
         case .create:
             if !DatabaseFile(path: target).exists {

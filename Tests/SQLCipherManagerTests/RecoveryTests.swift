@@ -67,6 +67,41 @@ struct RecoveryTests {
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db", "test.db-wal"])
     }
 
+    @Test("the database was written to after the copy was verified (by a program that skipped recovery): the copy is dropped")
+    func modifiedTargetRollsBack() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
+        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
+                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+        let writer = try Connection(path: dir.file().path, mode: .readWrite)
+        try Array("old-secret".utf8).withUnsafeBytes { try writer.key($0) }
+        try writer.executeScript("""
+            PRAGMA kdf_iter = 4000;
+            INSERT INTO tag(name, weight) VALUES ('late', 1);
+            INSERT INTO audit(event) SELECT hex(randomblob(200)) FROM book;
+            """)
+        writer.close()
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(try dir.withOpened(password: "old-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+    }
+
+    @Test("an unmodified database with a stamped install journal gets the copy")
+    func stampedInstallCompletes() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
+        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
+                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .completed)
+        #expect(dir.openResult(password: "new-secret") == "none")
+    }
+
     @Test("a copy to a new path killed after verification: recovery links it into place")
     func createInstallPhase() throws {
         let dir = TemporaryDirectory()

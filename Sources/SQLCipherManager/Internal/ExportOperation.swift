@@ -70,6 +70,7 @@ struct ExportOperation {
                 throw Self.busyError
             }
             journal.phase = .install
+            if install == .replace { journal.targetStamp = FileSystem.stamp(of: target) }
             try journal.write(for: target)
             try Self.installCopy(copy.path, at: target, mode: install)
         } catch {

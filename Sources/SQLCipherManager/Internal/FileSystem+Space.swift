@@ -18,6 +18,19 @@ extension FileSystem {
         return Int64(info.st_size)
     }
 
+    /// A file's device, inode, size and modification time (`stat`), which change when the file
+    /// is replaced or written; `nil` when there is no file.
+    static func stamp(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified.tv_sec).\(modified.tv_nsec)"
+    }
+
     /// The bytes an unprivileged process may still write in the folder (`statvfs`:
     /// `f_bavail × f_frsize`).
     static func availableSpace(in directory: String) throws -> Int64 {

@@ -36,6 +36,10 @@ struct OperationJournal: Equatable {
     var phase: Phase
     /// The temporary file's name, in the target's folder.
     let temporaryName: String
+    /// In phase `install` of a replace: the target's identity, size and modification time when
+    /// the copy was verified (``FileSystem/stamp(of:)``). Recovery installs the copy only over
+    /// that same, unmodified file.
+    var targetStamp: String?
 
     /// The journal's path for a target file.
     static func path(for target: String) -> String { target + suffix }
@@ -45,8 +49,10 @@ struct OperationJournal: Equatable {
     private static let signature = "sqlciphermanager-journal 1"
 
     var encoded: String {
-        [Self.signature, "operation=\(operation)", "install=\(install.rawValue)",
-         "phase=\(phase.rawValue)", "temporary=\(temporaryName)", ""].joined(separator: "\n")
+        var lines = [Self.signature, "operation=\(operation)", "install=\(install.rawValue)",
+                     "phase=\(phase.rawValue)", "temporary=\(temporaryName)"]
+        if let targetStamp { lines.append("target=\(targetStamp)") }
+        return (lines + [""]).joined(separator: "\n")
     }
 
     /// Parses a journal; `nil` when the text is not one this code wrote.
@@ -65,13 +71,15 @@ struct OperationJournal: Equatable {
               !temporaryName.isEmpty, !temporaryName.contains("/"), temporaryName != "..", temporaryName != "."
         else { return nil }
         self.init(operation: operation, install: install, phase: phase, temporaryName: temporaryName)
+        targetStamp = fields["target"]
     }
 
-    init(operation: String, install: Install, phase: Phase, temporaryName: String) {
+    init(operation: String, install: Install, phase: Phase, temporaryName: String, targetStamp: String? = nil) {
         self.operation = operation
         self.install = install
         self.phase = phase
         self.temporaryName = temporaryName
+        self.targetStamp = targetStamp
     }
 
     // MARK: - Reading and writing

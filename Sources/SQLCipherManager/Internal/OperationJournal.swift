@@ -6,7 +6,8 @@ import Foundation
 /// encrypt, decrypt) while it runs, so the next open can finish or roll it back after a crash.
 ///
 /// It holds no key and no data: only the operation's name, how the new file is installed,
-/// the phase reached and the name of the temporary file (in the same folder). Every write goes
+/// the phase reached, the name of the temporary file (in the same folder) and, once the copy is
+/// verified, the target's stamp (device, inode, size, modification time). Every write goes
 /// to `<journal>.tmp`, is flushed (`fsync`), renamed over the journal and the folder flushed,
 /// so a reader sees either the previous phase or the new one, never half a file.
 struct OperationJournal: Equatable {

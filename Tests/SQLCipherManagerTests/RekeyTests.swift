@@ -54,6 +54,21 @@ struct RekeyTests {
         } == [])
     }
 
+    @Test("same password, new settings: only the new settings open the file (no silent no-op)")
+    func rekeyChangesOnlySettings() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        let manager = dir.manager()
+        try manager.open(password: "old-secret")
+        let options = CipherOptions(kdfIterations: 6000, usesHMAC: false)
+        try manager.rekey(to: "old-secret", options: options)
+        #expect(try manager.cipherSettings().usesHMAC == false)
+        manager.close()
+
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        #expect(dir.openResult(password: "old-secret") { $0.cipher = options } == "none")
+    }
+
     @Test("rekey to a raw key; open(rawKey:) opens the result")
     func rekeyToRawKey() throws {
         let dir = TemporaryDirectory()

@@ -13,12 +13,12 @@ enum InfoCommand {
         Console.say("kind: \(probe.summary)")
         if let size = probe.size, probe.kind != .directory { Console.say("size: \(size) bytes") }
         switch probe.kind {
-        case .missing, .parentMissing:
+        case .missing, .parentFolderMissing:
             throw DatabaseManagerError.fileNotFound(path: invocation.path)
-        case .plaintext(let header):
-            Console.say("page size: \(header.pageSize)")
-            Console.say("pages: \(header.pageCount)")
-            Console.say("schema version: \(header.userVersion)")
+        case .plaintextSQLite:
+            Console.say("page size: \(probe.info.plaintextPageSize ?? 0)")
+            Console.say("pages: \(probe.info.plaintextPageCount ?? 0)")
+            Console.say("schema version: \(probe.info.plaintextUserVersion ?? 0)")
         default:
             break
         }

@@ -10,7 +10,7 @@ import Testing
 struct FaultInjectionTests {
     /// Kills at random moments of each flow.
     static let killsPerFlow = 16
-    /// More kills aimed at the short install window: right after the journal says `phase=install`.
+    /// Kills to land in the short install window: right after the journal says `phase=install`.
     static let installKillsPerFlow = 4
 
     enum Flow: String, CaseIterable, Sendable {
@@ -42,6 +42,28 @@ struct FaultInjectionTests {
         case broken
     }
 
+    /// What the kills of one flow did.
+    struct Tally {
+        var runs = 0
+        var kills = 0
+        var aimedHits = 0
+        var states: [State: Int] = [:]
+        var journals: [String: Int] = [:]
+
+        mutating func record(_ result: (run: FaultInjection.Run, state: State, journal: String)) {
+            runs += 1
+            if result.run.killed { kills += 1 }
+            states[result.state, default: 0] += 1
+            journals[result.journal, default: 0] += 1
+        }
+
+        var summary: String {
+            "\(kills) kills (\(aimedHits) aimed at the install step) in \(runs) runs; journal found: "
+                + journals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "; after recovery \(states[.old] ?? 0) old, \(states[.new] ?? 0) new"
+        }
+    }
+
     @Test("SIGKILL at random moments; the database is always whole and in exactly one state", arguments: Flow.allCases)
     func killAtRandomMoments(_ flow: Flow) throws {
         let seed = FaultInjection.seed
@@ -53,42 +75,38 @@ struct FaultInjectionTests {
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
         #expect(calibration.state == .new)
         var span = max(calibration.run.duration, 0.01)
-        var kills = 0
-        var runs = 0
-        var states: [State: Int] = [:]
-        var journals: [String: Int] = [:]
-        while kills < Self.killsPerFlow, runs < Self.killsPerFlow * 4 {
-            runs += 1
+        var tally = Tally()
+        while tally.kills < Self.killsPerFlow, tally.runs < Self.killsPerFlow * 4 {
             // Half anywhere in the flow, half near its end, where the copy is verified and swapped in.
             let delay = Bool.random(using: &random)
                 ? Double.random(in: 0...(span * 1.1), using: &random)
                 : Double.random(in: (span * 0.75)...(span * 1.05), using: &random)
             let result = try attempt(
-                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
-            if result.run.killed {
-                kills += 1
-            } else {
+                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(tally.runs), delay \(delay)s")
+            tally.record(result)
+            if !result.run.killed {
                 #expect(result.run.status == 0, "\(result.run.errorOutput)")
                 span = min(span, max(result.run.duration, 0.01))
             }
-            states[result.state, default: 0] += 1
-            journals[result.journal, default: 0] += 1
         }
-        for aimed in 0..<Self.installKillsPerFlow {
-            let delay = Double.random(in: 0...0.002, using: &random)
+        #expect(tally.kills >= Self.killsPerFlow)
+        try aimAtInstall(flow, seed: seed, random: &random, tally: &tally)
+        #expect(tally.states[.broken] == nil)
+        print("fault-injection \(flow.rawValue): \(tally.summary); flow ≈ \(Int(span * 1000)) ms; "
+            + "\(Int(Date().timeIntervalSince(started))) s")
+    }
+
+    /// Kills right after the journal says `phase=install`, until that many land there (a fast
+    /// install can finish before the kill; the hand-built states in RecoveryTests cover it anyway).
+    private func aimAtInstall(_ flow: Flow, seed: UInt64, random: inout SeededGenerator, tally: inout Tally) throws {
+        for aimed in 0..<(Self.installKillsPerFlow * 3) where tally.aimedHits < Self.installKillsPerFlow {
+            let delay = Double.random(in: 0...0.0005, using: &random)
             let result = try attempt(flow, kill: { dir in
                 .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=install", delay: delay)
             }, context: "seed \(seed), \(flow.rawValue), install kill \(aimed), delay \(delay)s")
-            runs += 1
-            if result.run.killed { kills += 1 }
-            states[result.state, default: 0] += 1
-            journals[result.journal, default: 0] += 1
+            tally.record(result)
+            if result.run.killed, result.journal == "install" { tally.aimedHits += 1 }
         }
-        #expect(kills >= Self.killsPerFlow + Self.installKillsPerFlow / 2)
-        #expect(states[.broken] == nil)
-        print("fault-injection \(flow.rawValue): \(kills) kills in \(runs) runs; flow ≈ \(Int(span * 1000)) ms; "
-            + "journal found: \(journals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); "
-            + "after recovery \(states[.old] ?? 0) old, \(states[.new] ?? 0) new; \(Int(Date().timeIntervalSince(started))) s")
     }
 
     @Test("a rekey paused in another process is not recovered under it; it then finishes normally")

@@ -86,9 +86,15 @@ final class RunningProgram: @unchecked Sendable {
         self.stderrFile = stderrFile
     }
 
+    /// Writes to the program's standard input. A program may exit before it reads it all (a
+    /// usage error, say): the write then fails with EPIPE and is dropped, instead of SIGPIPE
+    /// killing the whole test process.
     func send(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        _ = Self.ignoreBrokenPipes
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
+
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     func closeInput() {
         try? input.fileHandleForWriting.close()

@@ -14,9 +14,12 @@ build: deps
 demo: deps
 	$(SWIFT) run LoginDemo $(ARGS)
 
+# The interop tests need Python's sqlcipher3 in .venv; with SCM_REQUIRE_INTEROP=1 they fail
+# (rather than skip) when a client is missing.
 test: deps
+	@scripts/ensure-interop-venv.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build
 
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps

@@ -5,18 +5,35 @@ import Foundation
 /// Runs a tool with arguments and returns its exit status (`-1` when it cannot be started).
 @discardableResult
 func runTool(_ tool: String, _ arguments: [String]) -> Int32 {
+    (try? runProcess(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments).status) ?? -1
+}
+
+/// What a finished process left.
+struct ProcessOutput {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs `executable` with `input` on its standard input and waits for it. Output goes through
+/// temporary files, so a chatty process never blocks on a full pipe.
+func runProcess(_ executable: URL, _ arguments: [String], input: Data = Data()) throws -> ProcessOutput {
+    let dir = TemporaryDirectory()
+    let files = ["stdin", "stdout", "stderr"].map { dir.file($0) }
+    try input.write(to: files[0])
+    for file in files.dropFirst() { try Data().write(to: file) }
+    let handles = try [FileHandle(forReadingFrom: files[0])] + files.dropFirst().map { try FileHandle(forWritingTo: $0) }
+    defer { for handle in handles { try? handle.close() } }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    do {
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    } catch {
-        return -1
-    }
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = handles[0]
+    process.standardOutput = handles[1]
+    process.standardError = handles[2]
+    try process.run()
+    process.waitUntilExit()
+    let text = files.dropFirst().map { String(decoding: Fixture.bytes($0), as: UTF8.self) }
+    return ProcessOutput(status: process.terminationStatus, stdout: text[0], stderr: text[1])
 }
 
 // MARK: - Read-only files and folders

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+// MARK: - Independent clients
+
+/// The clients the interop tests check our files against, and how to find them.
+///
+/// - Python's `sqlcipher3` (PyPI `sqlcipher3-binary`, SQLCipher 4.x) in the repository's
+///   `.venv`, made by `scripts/ensure-interop-venv.sh`, or the interpreter in
+///   `SCM_INTEROP_PYTHON`; the same interpreter's standard `sqlite3` is stock SQLite.
+/// - The Debian `sqlcipher` command-line shell (SQLCipher 3.4.1), installed by
+///   `scripts/ensure-deps.sh`.
+///
+/// `make test` sets `SCM_REQUIRE_INTEROP=1` after installing both, so there a missing client
+/// fails the test. A plain `swift test` on a machine without them skips the tests that need
+/// them, with the reason.
+enum Interop {
+    static let environment = ProcessInfo.processInfo.environment
+    static let isRequired = environment["SCM_REQUIRE_INTEROP"] == "1"
+
+    /// The repository root (this file is Tests/SQLCipherManagerTests/Support/Interop.swift).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let pythonScript = repository.appendingPathComponent("Tests/Interop/sqlcipher_client.py")
+
+    /// A Python that can `import sqlcipher3`, or `nil`.
+    static let python: URL? = {
+        let candidates: [String?] = [environment["SCM_INTEROP_PYTHON"], repository.appendingPathComponent(".venv/bin/python").path]
+        return candidates.compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { url in
+            FileManager.default.isExecutableFile(atPath: url.path)
+                && (try? runProcess(url, ["-c", "import sqlcipher3"]).status) == 0
+        }
+    }()
+
+    /// The `sqlcipher` shell, or `nil`.
+    static let sqlcipherShell: URL? = ["/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher", "/opt/homebrew/bin/sqlcipher"]
+        .map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// The client, or a failure (under `make test`) or a skip (elsewhere) that says how to get it.
+    static func require(_ client: URL?, _ what: String) throws -> URL {
+        if let client { return client }
+        let reason = "\(what) was not found; `make test` installs it (scripts/ensure-deps.sh, scripts/ensure-interop-venv.sh)"
+        if isRequired {
+            Issue.record("\(reason), but SCM_REQUIRE_INTEROP=1")
+            throw Missing()
+        }
+        try Test.cancel("skipped: \(reason)")
+    }
+
+    struct Missing: Error {}
+}
+
+// MARK: - Python
+
+/// One request to `Tests/Interop/sqlcipher_client.py`; see the script for the format.
+struct PythonRequest {
+    enum Driver: String { case sqlcipher3, sqlite3 }
+    enum Key {
+        case password(String)
+        case raw(Data)
+    }
+
+    var driver: Driver = .sqlcipher3
+    let path: String
+    var key: Key?
+    /// Run right after the key, e.g. `PRAGMA cipher_compatibility = 3`.
+    var pragmas: [String] = []
+    var statements: [(sql: String, arguments: [DatabaseValue])] = []
+
+    /// The pragmas that make SQLCipher 4.x read and write what our SQLCipher 3.4.1 with the
+    /// tests' 4000 KDF iterations does.
+    static let ourSettings = ["PRAGMA cipher_compatibility = 3", "PRAGMA kdf_iter = 4000"]
+
+    /// Runs the request: each statement's rows, or the client's error message.
+    func run() throws -> Result<[[[DatabaseValue]]], PythonFailure> {
+        let python = try Interop.require(Interop.python, "Python with sqlcipher3 (.venv)")
+        var request: [String: Any] = [
+            "driver": driver.rawValue, "path": path, "pragmas": pragmas,
+            "statements": statements.map { ["sql": $0.sql, "params": $0.arguments.map(Self.encode)] },
+        ]
+        switch key {
+        case .password(let password): request["key"] = ["password": password]
+        case .raw(let bytes): request["key"] = ["raw_hex": bytes.map { String(format: "%02x", $0) }.joined()]
+        case nil: request["key"] = NSNull()
+        }
+        let output = try runProcess(python, [Interop.pythonScript.path], input: JSONSerialization.data(withJSONObject: request))
+        guard output.status == 0,
+              let answer = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        else {
+            return .failure(PythonFailure(message: "exit \(output.status): \(output.stderr)"))
+        }
+        guard answer["ok"] as? Bool == true, let results = answer["results"] as? [[[Any]]] else {
+            return .failure(PythonFailure(message: answer["error"] as? String ?? "\(answer)"))
+        }
+        return .success(results.map { $0.map { $0.map(Self.decode) } })
+    }
+
+    /// Runs the request and returns its rows, failing the test with the client's message.
+    func rows() throws -> [[[DatabaseValue]]] { try run().get() }
+
+    private static func encode(_ value: DatabaseValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .integer(let int): return int
+        case .real(let double): return ["real": double]
+        case .text(let text): return text
+        case .blob(let data): return ["blob": data.map { String(format: "%02x", $0) }.joined()]
+        }
+    }
+
+    private static func decode(_ value: Any) -> DatabaseValue {
+        switch value {
+        case let number as NSNumber: return .integer(number.int64Value)
+        case let text as String: return .text(text)
+        case let tagged as [String: Any]:
+            if let real = tagged["real"] as? NSNumber { return .real(real.doubleValue) }
+            let hex = Array((tagged["blob"] as? String ?? "").utf8)
+            return .blob(Data(stride(from: 0, to: hex.count - 1, by: 2).compactMap {
+                UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)
+            }))
+        default: return .null
+        }
+    }
+}
+
+struct PythonFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+// MARK: - The sqlcipher shell
+
+/// Runs `script` in the Debian `sqlcipher` shell on `path` (the key goes in the script, on
+/// standard input, never on the command line) and returns its output lines.
+func sqlcipherShell(_ path: String, _ script: String) throws -> ProcessOutput {
+    let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
+    return try runProcess(shell, ["-batch", "-bail", "-init", "/dev/null", path], input: Data(script.utf8))
+}
+
+/// A password as an SQL string literal, for the shell's `PRAGMA key`.
+func sqlLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -58,17 +58,23 @@ public struct CipherOptions: Sendable, Hashable {
 
     // MARK: - Pragmas
 
-    /// The pragmas to run after the key, in the order SQLCipher needs (compatibility first).
+    /// The options that are set, as (pragma name, value), in the order SQLCipher needs them
+    /// (compatibility first, since it resets the others).
+    var settings: [(pragma: String, value: String)] {
+        var list: [(pragma: String, value: String)] = []
+        if let compatibility { list.append(("cipher_compatibility", "\(compatibility)")) }
+        if let pageSize { list.append(("cipher_page_size", "\(pageSize)")) }
+        if let kdfIterations { list.append(("kdf_iter", "\(kdfIterations)")) }
+        if let usesHMAC { list.append(("cipher_use_hmac", usesHMAC ? "ON" : "OFF")) }
+        if let kdfAlgorithm { list.append(("cipher_kdf_algorithm", kdfAlgorithm.rawValue)) }
+        if let hmacAlgorithm { list.append(("cipher_hmac_algorithm", hmacAlgorithm.rawValue)) }
+        return list
+    }
+
+    /// The pragmas to run after the key (or after an ATTACH, for `schema`).
     /// They carry numbers and keywords only, never key material.
     func pragmas(schema: String = "main") -> [String] {
-        var list: [String] = []
-        if let compatibility { list.append("PRAGMA \(schema).cipher_compatibility = \(compatibility)") }
-        if let pageSize { list.append("PRAGMA \(schema).cipher_page_size = \(pageSize)") }
-        if let kdfIterations { list.append("PRAGMA \(schema).kdf_iter = \(kdfIterations)") }
-        if let usesHMAC { list.append("PRAGMA \(schema).cipher_use_hmac = \(usesHMAC ? "ON" : "OFF")") }
-        if let kdfAlgorithm { list.append("PRAGMA \(schema).cipher_kdf_algorithm = \(kdfAlgorithm.rawValue)") }
-        if let hmacAlgorithm { list.append("PRAGMA \(schema).cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
-        return list
+        settings.map { "PRAGMA \(schema).\($0.pragma) = \($0.value)" }
     }
 }
 
@@ -91,16 +97,10 @@ public enum HMACAlgorithm: String, Sendable, Hashable, CaseIterable {
 // MARK: - Description
 
 extension CipherOptions: CustomStringConvertible {
-    /// The options that are set, e.g. `kdf_iter=64000, cipher_page_size=1024, cipher_use_hmac=ON`;
+    /// The options that are set, e.g. `cipher_page_size=1024, kdf_iter=64000, cipher_use_hmac=ON`;
     /// `defaults` when none is.
     public var description: String {
-        var parts: [String] = []
-        if let compatibility { parts.append("cipher_compatibility=\(compatibility)") }
-        if let kdfIterations { parts.append("kdf_iter=\(kdfIterations)") }
-        if let pageSize { parts.append("cipher_page_size=\(pageSize)") }
-        if let usesHMAC { parts.append("cipher_use_hmac=\(usesHMAC ? "ON" : "OFF")") }
-        if let kdfAlgorithm { parts.append("cipher_kdf_algorithm=\(kdfAlgorithm.rawValue)") }
-        if let hmacAlgorithm { parts.append("cipher_hmac_algorithm=\(hmacAlgorithm.rawValue)") }
+        let parts = settings.map { "\($0.pragma)=\($0.value)" }
         return parts.isEmpty ? "defaults" : parts.joined(separator: ", ")
     }
 }

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: deps build demo test bench bench-quick clean
+.PHONY: deps build demo test sanitize bench bench-quick clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -21,6 +21,16 @@ test: deps
 	$(SWIFT) build --build-tests
 	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build
 
+# Every test again under ThreadSanitizer and AddressSanitizer, each in its own build folder.
+# Leak detection is off: LeakSanitizer reports Foundation's own Process/FileHandle/Pipe
+# allocations on Linux, none of them in this package.
+sanitize: deps
+	@scripts/ensure-interop-venv.sh
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	SCM_REQUIRE_INTEROP=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps
 	$(SWIFT) run -c release SQLCipherBench $(ARGS)
@@ -29,4 +39,4 @@ bench-quick: deps
 	$(SWIFT) run SQLCipherBench --quick
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan .build-asan

@@ -34,6 +34,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case isDirectory(path: String)
     /// The folder that should hold the database does not exist.
     case parentDirectoryMissing(path: String)
+    /// The file system refuses the path itself (a name or the whole path is too long).
+    case invalidPath(path: String, reason: String)
     /// The file is a plaintext (unencrypted) SQLite database.
     case plaintextDatabase(path: String)
     /// The file is encrypted (or not a database) where a plaintext SQLite database was expected.
@@ -111,6 +113,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) is a folder, not a database file. Give the path of a file."
         case .parentDirectoryMissing(let path):
             return "The folder that should hold \(path) does not exist. Create the folder first."
+        case .invalidPath(let path, let reason):
+            return "\(path) cannot be used as a database path: \(reason). Choose a shorter name or path."
         case .plaintextDatabase(let path):
             return "\(path) is a plaintext (unencrypted) SQLite database. Encrypt it first "
                 + "(DatabaseManager.encryptPlaintextDatabase, or `cipherdb encrypt`), or set "

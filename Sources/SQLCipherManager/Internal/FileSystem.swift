@@ -59,6 +59,7 @@ extension DatabaseManagerError {
         case EACCES, EPERM, EROFS: self = .permissionDenied(path: failure.path, underlying: nil)
         case ENOSPC, EDQUOT, EFBIG: self = .diskFull(path: failure.path, underlying: nil)
         case ENOENT: self = .fileNotFound(path: failure.path)
+        case ENAMETOOLONG: self = .invalidPath(path: failure.path, reason: "a name in it, or the whole path, is too long")
         default: self = .ioError(path: failure.path, underlying: nil)
         }
     }

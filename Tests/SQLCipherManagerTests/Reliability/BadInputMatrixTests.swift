@@ -202,6 +202,14 @@ enum BadInputMatrix {
                  arrange: { scene in
                      guard mkfifo(scene.url.path, 0o600) == 0 else { throw TestFailure() }
                  }, act: { try $0.open(secret) }),
+        BadInput(name: "file name too long: create", expected: "invalidPath", mentions: "too long",
+                 arrange: { $0.url = $0.dir.file(String(repeating: "n", count: 300) + ".db") }, act: { try $0.create(secret) }),
+        BadInput(name: "file name too long: encrypt to it", expected: "invalidPath", mentions: "too long",
+                 arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
+                 act: { try $0.encrypt(secret, to: $0.dir.file(String(repeating: "n", count: 300) + ".db")) }),
+        BadInput(name: "file name too long: decrypt to it", expected: "invalidPath", mentions: "too long",
+                 leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
+                 act: { try $0.open(secret).decrypt(to: $0.dir.file(String(repeating: "n", count: 300) + ".db")) }),
         BadInput(name: "path is a dangling symbolic link", expected: "fileNotFound",
                  arrange: { try FileManager.default.createSymbolicLink(
                      atPath: $0.url.path, withDestinationPath: $0.dir.file("elsewhere.db").path) },

@@ -4,27 +4,35 @@ import Testing
 
 /// The shared instance is process-wide: these tests run one at a time and restore it.
 @Suite(.serialized) struct SharedManagerTests {
-    @Test func sharedManagerCreatesAndOpens() throws {
-        let dir = TemporaryDirectory()
+    /// Runs `body` with the shared instance, then closes it and restores its defaults.
+    static func restoringShared(_ body: (DatabaseManager) throws -> Void) rethrows {
         let shared = DatabaseManager.shared
         defer {
             shared.close()
             shared.databaseURL = nil
             shared.delegate = nil
+            shared.schemaMigrator = nil
             shared.configuration = DatabaseConfiguration()
         }
-        #expect(thrownCase { try shared.open(password: "secret") } == "notConfigured")
-        shared.databaseURL = dir.file()
-        shared.configuration.cipher.kdfIterations = 4000
-        let delegate = RecordingDelegate()
-        shared.delegate = delegate
-        #expect(!shared.databaseExists)
-        try shared.create(password: "secret")
-        #expect(shared.databaseExists)
-        shared.close()
-        try shared.open(password: "secret")
-        #expect(delegate.events == [.created, .opened])
-        #expect(DatabaseManager.shared === shared)
+        try body(shared)
+    }
+
+    @Test func sharedManagerCreatesAndOpens() throws {
+        try Self.restoringShared { shared in
+            let dir = TemporaryDirectory()
+            #expect(thrownCase { try shared.open(password: "secret") } == "notConfigured")
+            shared.databaseURL = dir.file()
+            shared.configuration.cipher.kdfIterations = 4000
+            let delegate = RecordingDelegate()
+            shared.delegate = delegate
+            #expect(!shared.databaseExists)
+            try shared.create(password: "secret")
+            #expect(shared.databaseExists)
+            shared.close()
+            try shared.open(password: "secret")
+            #expect(delegate.events == [.created, .opened])
+            #expect(DatabaseManager.shared === shared)
+        }
     }
 
     @Test func sharedManagerIsClosedAfterThePreviousTest() {

@@ -43,9 +43,7 @@ import Testing
     @Test func aDatabaseWeCreateWithARawKeyOpensInTheShell() throws {
         let dir = TemporaryDirectory()
         let key = Data((0..<32).map { UInt8($0 * 11 % 256) })
-        let manager = dir.manager()
-        try manager.create(rawKey: key)
-        try manager.withDatabase { try RichDatabase.populate($0, rows: Self.rows) }
+        let manager = try makeRichDatabase(in: dir, rawKey: key, rows: Self.rows)
         let hex = key.map { String(format: "%02x", $0) }.joined()
         #expect(try Self.shellLines(dir.file(), key: "\"x'\(hex)'\"", settings: [], Self.query + ";") == Self.ourLines(manager))
     }

@@ -54,9 +54,7 @@ import Testing
     @Test func aDatabaseWeCreateWithARawKeyOpensInPython() throws {
         let dir = TemporaryDirectory()
         let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
-        let manager = dir.manager()
-        try manager.create(rawKey: key)
-        try manager.withDatabase { try RichDatabase.populate($0, rows: Self.rows) }
+        let manager = try makeRichDatabase(in: dir, rawKey: key, rows: Self.rows)
         // A raw key skips PBKDF2, so kdf_iter does not matter; compatibility 3 sets page and HMAC.
         #expect(try Self.pythonRows(dir.file(), key: .raw(key), pragmas: ["PRAGMA cipher_compatibility = 3"])
             == Self.ourRows(manager))

@@ -16,45 +16,41 @@ extension SharedManagerTests {
     /// are written by no one else and every call is serialised by the manager); at the end the
     /// counts add up. A deadlock hangs the test; a race crashes it or breaks a count.
     @Test func eightThreadsShareTheSharedManager() throws {
-        let dir = TemporaryDirectory()
-        let shared = DatabaseManager.shared
-        defer {
-            shared.close()
-            shared.databaseURL = nil
-            shared.configuration = DatabaseConfiguration()
-        }
-        shared.databaseURL = dir.file()
-        shared.configuration.cipher.kdfIterations = 4000
-        try shared.create(password: "secret")
-        // The test is about the manager's locking, not durability: without an fsync per commit
-        // the 40,000 operations take seconds instead of minutes on a virtual disk.
-        try shared.execute("PRAGMA synchronous = OFF")
-        try shared.execute("CREATE TABLE stress(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, step INTEGER NOT NULL)")
-        try shared.execute("CREATE INDEX stress_thread ON stress(thread)")
-        try shared.setSchemaVersion(Self.stressSchemaVersion)
+        try Self.restoringShared { shared in
+            let dir = TemporaryDirectory()
+            shared.databaseURL = dir.file()
+            shared.configuration.cipher.kdfIterations = 4000
+            try shared.create(password: "secret")
+            // The test is about the manager's locking, not durability: without an fsync per commit
+            // the 40,000 operations take seconds instead of minutes on a virtual disk.
+            try shared.execute("PRAGMA synchronous = OFF")
+            try shared.execute("CREATE TABLE stress(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, step INTEGER NOT NULL)")
+            try shared.execute("CREATE INDEX stress_thread ON stress(thread)")
+            try shared.setSchemaVersion(Self.stressSchemaVersion)
 
-        // Per 6 steps a thread inserts 1 (write) + 2 (committed transaction) rows.
-        let expectedPerThread = (0..<Self.stressOperationsPerThread).reduce(0) { $0 + [1, 0, 2, 0, 0, 0][$1 % 6] }
-        let problems = ProblemLog()
-        DispatchQueue.concurrentPerform(iterations: Self.stressThreads) { thread in
-            var mine = 0
-            for step in 0..<Self.stressOperationsPerThread {
-                do {
-                    mine += try Self.stressOperation(step, thread: thread, rowsSoFar: mine, on: shared)
-                } catch {
-                    problems.add("thread \(thread), step \(step): \(error)")
+            // Per 6 steps a thread inserts 1 (write) + 2 (committed transaction) rows.
+            let expectedPerThread = (0..<Self.stressOperationsPerThread).reduce(0) { $0 + [1, 0, 2, 0, 0, 0][$1 % 6] }
+            let problems = ProblemLog()
+            DispatchQueue.concurrentPerform(iterations: Self.stressThreads) { thread in
+                var mine = 0
+                for step in 0..<Self.stressOperationsPerThread {
+                    do {
+                        mine += try Self.stressOperation(step, thread: thread, rowsSoFar: mine, on: shared)
+                    } catch {
+                        problems.add("thread \(thread), step \(step): \(error)")
+                    }
                 }
+                if mine != expectedPerThread { problems.add("thread \(thread) wrote \(mine) rows") }
             }
-            if mine != expectedPerThread { problems.add("thread \(thread) wrote \(mine) rows") }
-        }
 
-        #expect(problems.entries.isEmpty, "\(problems.entries.count) problems, first: \(problems.entries.prefix(3))")
-        #expect(try shared.scalar(Int.self, "SELECT count(*) FROM stress") == expectedPerThread * Self.stressThreads)
-        for thread in 0..<Self.stressThreads {
-            #expect(try shared.scalar(Int.self, "SELECT count(*) FROM stress WHERE thread = ?", thread) == expectedPerThread)
+            #expect(problems.entries.isEmpty, "\(problems.entries.count) problems, first: \(problems.entries.prefix(3))")
+            #expect(try shared.scalar(Int.self, "SELECT count(*) FROM stress") == expectedPerThread * Self.stressThreads)
+            for thread in 0..<Self.stressThreads {
+                #expect(try shared.scalar(Int.self, "SELECT count(*) FROM stress WHERE thread = ?", thread) == expectedPerThread)
+            }
+            #expect(try shared.schemaVersion == Self.stressSchemaVersion)
+            #expect(try shared.integrityProblems().isEmpty)
         }
-        #expect(try shared.schemaVersion == Self.stressSchemaVersion)
-        #expect(try shared.integrityProblems().isEmpty)
     }
 
     /// One operation of the mix; returns how many of this thread's rows it added. Throws

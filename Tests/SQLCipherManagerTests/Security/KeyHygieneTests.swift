@@ -89,6 +89,13 @@ import Testing
         func watch(_ secret: SecretBytes?) {
             secret?.wipeObserver = { bytes in self.lock.withLock { self._wiped.append(Array(bytes)) } }
         }
+
+        /// Exactly one buffer was released, of `count` bytes, and it held only zeros.
+        func expectOneZeroedBuffer(of count: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(wiped.count == 1, sourceLocation: sourceLocation)
+            #expect(wiped.first?.count == count, sourceLocation: sourceLocation)
+            #expect(wiped.first?.allSatisfy { $0 == 0 } == true, sourceLocation: sourceLocation)
+        }
     }
 
     @Test func aSecretIsZeroedWhenReleased() {
@@ -98,49 +105,43 @@ import Testing
             secret.withBytes { #expect(Array($0) == Array(Self.password.utf8)) }
             witness.watch(secret)
         }
-        #expect(witness.wiped.count == 1)
-        #expect(witness.wiped.first?.count == max(Self.password.utf8.count, 1))
-        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+        witness.expectOneZeroedBuffer(of: Self.password.utf8.count)
     }
 
-    @Test func closeReleasesAndZeroesTheCachedKey() throws {
-        let dir = TemporaryDirectory()
-        let manager = dir.manager()
-        try manager.create(password: Self.password)
-        let witness = WipeWitness()
-        witness.watch(manager.cachedKey)
-        manager.close()
-        #expect(!manager.hasCachedKey)
-        #expect(witness.wiped.count == 1)
-        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+    /// The ways a manager lets go of its cached key.
+    enum KeyRelease: String, CaseIterable, Sendable {
+        case close
+        case rekey
+        /// Close a database opened with a raw key, then open another one with a password.
+        case rawKeyThenAnotherDatabase
     }
 
-    @Test func aRekeyReleasesAndZeroesTheOldKey() throws {
+    @Test(arguments: KeyRelease.allCases)
+    func theReleasedCachedKeyIsZeroed(_ release: KeyRelease) throws {
         let dir = TemporaryDirectory()
         let manager = dir.manager()
-        try manager.create(password: Self.password)
+        if release == .rawKeyThenAnotherDatabase {
+            try manager.create(rawKey: Self.rawKey)
+        } else {
+            try manager.create(password: Self.password)
+        }
         let witness = WipeWitness()
         witness.watch(manager.cachedKey)
-        try manager.rekey(to: Self.newPassword)
-        #expect(manager.isCurrentPassword(Self.newPassword))
-        #expect(witness.wiped.count == 1)
-        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
-    }
-
-    @Test func reopeningWithAnotherRawKeyReleasesAndZeroesThePreviousOne() throws {
-        let dir = TemporaryDirectory()
-        let manager = dir.manager()
-        try manager.create(rawKey: Self.rawKey)
-        let witness = WipeWitness()
-        witness.watch(manager.cachedKey)
-        manager.close()
-        try dir.manager("other.db").create(password: Self.password)
-        manager.databaseURL = dir.file("other.db")
-        try manager.open(password: Self.password)
-        #expect(witness.wiped.count == 1)
-        // The raw key is kept in SQLCipher's x'<64 hex>' form: 67 bytes, all zero now.
-        #expect(witness.wiped.first?.count == 67)
-        #expect(witness.wiped.first?.allSatisfy { $0 == 0 } == true)
+        switch release {
+        case .close:
+            manager.close()
+            #expect(!manager.hasCachedKey)
+        case .rekey:
+            try manager.rekey(to: Self.newPassword)
+            #expect(manager.isCurrentPassword(Self.newPassword))
+        case .rawKeyThenAnotherDatabase:
+            manager.close()
+            try dir.manager("other.db").create(password: Self.password)
+            manager.databaseURL = dir.file("other.db")
+            try manager.open(password: Self.password)
+        }
+        // A raw key is kept in SQLCipher's x'<64 hex>' form: 67 bytes.
+        witness.expectOneZeroedBuffer(of: release == .rawKeyThenAnotherDatabase ? 67 : Self.password.utf8.count)
     }
 }
 

@@ -56,11 +56,23 @@ import Testing
 
     // MARK: - Writes
 
+    /// A new encrypted database ("secret").
+    static func createDatabase(in dir: TemporaryDirectory) throws -> DatabaseManager {
+        let manager = dir.manager()
+        try manager.create(password: "secret")
+        return manager
+    }
+
+    static func expectNoLeakBeforeAndAfterClosing(_ manager: DatabaseManager, _ canary: Canary, _ dir: TemporaryDirectory) throws {
+        #expect(canary.leaks(in: dir.url) == [])
+        manager.close()
+        #expect(canary.leaks(in: dir.url) == [])
+    }
+
     @Test func aWriteTransactionLeavesNoPlaintextInTheDatabaseOrItsJournal() throws {
         let dir = TemporaryDirectory()
         let canary = Canary()
-        let manager = dir.manager()
-        try manager.create(password: "secret")
+        let manager = try Self.createDatabase(in: dir)
         try manager.withDatabase { try canary.write($0, rows: 50) }
         try manager.transaction { db in
             // A tiny page cache spills changed pages into the file before the commit.
@@ -69,23 +81,18 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: dir.file().path + "-journal"), "the journal must be there to be scanned")
             #expect(canary.leaks(in: dir.url) == [])
         }
-        #expect(canary.leaks(in: dir.url) == [])
-        manager.close()
-        #expect(canary.leaks(in: dir.url) == [])
+        try Self.expectNoLeakBeforeAndAfterClosing(manager, canary, dir)
     }
 
     @Test func aWALDatabaseLeavesNoPlaintextInTheWALOrTheSharedMemoryFile() throws {
         let dir = TemporaryDirectory()
         let canary = Canary()
-        let manager = dir.manager()
-        try manager.create(password: "secret")
+        let manager = try Self.createDatabase(in: dir)
         #expect(try manager.scalar(String.self, "PRAGMA journal_mode = WAL") == "wal")
         try manager.withDatabase { try canary.write($0) }
         #expect(FileManager.default.fileExists(atPath: dir.file().path + "-wal"), "the -wal must be there to be scanned")
         #expect((try? FileManager.default.attributesOfItem(atPath: dir.file().path + "-wal")[.size] as? Int) ?? 0 > 0)
-        #expect(canary.leaks(in: dir.url) == [])
-        manager.close()
-        #expect(canary.leaks(in: dir.url) == [])
+        try Self.expectNoLeakBeforeAndAfterClosing(manager, canary, dir)
     }
 
     // MARK: - Rekey and encrypt
@@ -93,8 +100,7 @@ import Testing
     @Test func aRekeyLeavesNoPlaintext() throws {
         let dir = TemporaryDirectory()
         let canary = Canary()
-        let manager = dir.manager()
-        try manager.create(password: "secret")
+        let manager = try Self.createDatabase(in: dir)
         try manager.withDatabase { try canary.write($0) }
         var seenDuringTheRekey: [String] = []
         try manager.rekey(to: "new-secret", options: CipherOptions(kdfIterations: 5000)) { _ in
@@ -147,8 +153,7 @@ import Testing
     func temporaryBTreesStayInMemory() throws {
         let dir = TemporaryDirectory()
         let canary = Canary()
-        let manager = dir.manager()
-        try manager.create(password: "secret")
+        let manager = try Self.createDatabase(in: dir)
         try manager.withDatabase { try canary.write($0, rows: 4000) }
         #expect(try manager.scalar(Int.self, "PRAGMA temp_store") == 2, "temp_store must be MEMORY")
         #expect(try !Self.bigSortOpensTemporaryFiles(manager))

@@ -139,5 +139,13 @@ func sqlcipherShell(_ path: String, _ script: String) throws -> ProcessOutput {
     return try runProcess(shell, ["-batch", "-bail", "-init", "/dev/null", path], input: Data(script.utf8))
 }
 
+/// A ``RichDatabase`` keyed with a raw key; the returned manager has it open.
+func makeRichDatabase(in dir: TemporaryDirectory, rawKey: Data, rows: Int) throws -> DatabaseManager {
+    let manager = dir.manager()
+    try manager.create(rawKey: rawKey)
+    try manager.withDatabase { try RichDatabase.populate($0, rows: rows) }
+    return manager
+}
+
 /// A password as an SQL string literal, for the shell's `PRAGMA key`.
 func sqlLiteral(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -41,18 +41,21 @@ final class Scene: @unchecked Sendable {
     /// Opens ``url`` with `password` on a fresh manager.
     @discardableResult
     func open(_ password: String, configure: (inout DatabaseConfiguration) -> Void = { _ in }) throws -> DatabaseManager {
-        passwords.append(password)
-        let manager = manager(configure: configure)
-        try manager.open(password: password)
-        return manager
+        try flow(password, configure) { try $0.open(password: password) }
     }
 
     /// Creates ``url`` with `password` on a fresh manager.
     @discardableResult
     func create(_ password: String, configure: (inout DatabaseConfiguration) -> Void = { _ in }) throws -> DatabaseManager {
+        try flow(password, configure) { try $0.create(password: password) }
+    }
+
+    private func flow(
+        _ password: String, _ configure: (inout DatabaseConfiguration) -> Void, _ body: (DatabaseManager) throws -> Void
+    ) throws -> DatabaseManager {
         passwords.append(password)
         let manager = manager(configure: configure)
-        try manager.create(password: password)
+        try body(manager)
         return manager
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - Sections
 
 extension Plan {
@@ -6,51 +8,36 @@ extension Plan {
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {
         var rows: [Comparison] = []
-        for size in sizes {
-            rows.append(Comparison(name: "insert \(Self.label(size)) rows, 1 transaction",
-                                   jobs: [Job(.insert, .swift, rows: size), Job(.insert, .c, rows: size), Job(.insert, .plain, rows: size)],
-                                   target: 1.05))
+        let variants: [(String, Job.Workload, Job.Workload, Double?)] = [
+            ("insert %@ rows, 1 transaction", .insert, .insert, 1.05),
+            ("insert %@ rows, 1 transaction (prepare + execute)", .insertPrepared, .insert, 1.05),
+            ("read all %@ rows (forEachRowView, text as String)", .readView, .readAll, 1.10),
+            ("read all %@ rows (forEachRowView, text as UTF-8 bytes)", .readBytes, .readAll, 1.10),
+            ("read all %@ rows (forEachRow)", .readAll, .readAll, 1.10),
+        ]
+        for (name, swift, c, target) in variants {
+            rows += sizes.map { Self.apiRow(name, swift, c, rows: $0, target: target) }
         }
-        for size in sizes {
-            rows.append(Comparison(name: "insert \(Self.label(size)) rows, 1 transaction (prepare + execute)",
-                                   jobs: [Job(.insertPrepared, .swift, rows: size), Job(.insert, .c, rows: size), Job(.insert, .plain, rows: size)],
-                                   target: 1.05))
-        }
-        for size in sizes {
-            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView, text as String)",
-                                   jobs: [Job(.readView, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
-                                   target: 1.10))
-        }
-        for size in sizes {
-            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRowView, text as UTF-8 bytes)",
-                                   jobs: [Job(.readBytes, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
-                                   target: 1.10))
-        }
-        for size in sizes {
-            rows.append(Comparison(name: "read all \(Self.label(size)) rows (forEachRow)",
-                                   jobs: [Job(.readAll, .swift, rows: size), Job(.readAll, .c, rows: size), Job(.readAll, .plain, rows: size)],
-                                   target: 1.10))
-        }
-        let largest = sizes.last ?? 0
-        rows.append(Comparison(name: "read all \(Self.label(largest)) rows (fetchAll → [Row])",
-                               jobs: [Job(.fetchAll, .swift, rows: largest), Job(.readAll, .c, rows: largest), Job(.readAll, .plain, rows: largest)],
-                               target: nil))
-        rows.append(Comparison(name: "\(Self.label(lookupCount)) random PK lookups (fetchOne), \(Self.label(lookupRows)) rows",
-                               jobs: [.init(.lookups, .swift, rows: lookupRows, count: lookupCount),
-                                      .init(.lookups, .c, rows: lookupRows, count: lookupCount),
-                                      .init(.lookups, .plain, rows: lookupRows, count: lookupCount)],
-                               target: 1.10))
-        rows.append(Comparison(name: "\(Self.label(lookupCount)) random PK lookups (prepare + forEachRow), \(Self.label(lookupRows)) rows",
-                               jobs: [.init(.lookupsPrepared, .swift, rows: lookupRows, count: lookupCount),
-                                      .init(.lookups, .c, rows: lookupRows, count: lookupCount),
-                                      .init(.lookups, .plain, rows: lookupRows, count: lookupCount)],
-                               target: 1.10))
-        let openRows = sizes.first ?? 0
-        rows.append(Comparison(name: "open + unlock (KDF) + close",
-                               jobs: [Job(.open, .swift, rows: openRows), Job(.open, .c, rows: openRows), Job(.open, .plain, rows: openRows)],
-                               target: 1.02))
+        rows.append(Self.apiRow("read all %@ rows (fetchAll → [Row])", .fetchAll, .readAll, rows: sizes.last ?? 0, target: nil))
+        let lookups = "\(Self.label(lookupCount)) random PK lookups (%@), %@ rows"
+        rows.append(Self.apiRow(lookups.replacingFirst("%@", "fetchOne"), .lookups, .lookups,
+                                rows: lookupRows, count: lookupCount, target: 1.10))
+        rows.append(Self.apiRow(lookups.replacingFirst("%@", "prepare + forEachRow"), .lookupsPrepared, .lookups,
+                                rows: lookupRows, count: lookupCount, target: 1.10))
+        rows.append(Self.apiRow("open + unlock (KDF) + close", .open, .open, rows: sizes.first ?? 0, target: 1.02))
         return Section(key: "api", title: "Swift public API vs raw C (encrypted); raw C plaintext for reference",
                        labels: ["Swift API", "raw C", "C plaintext"], comparisons: rows)
+    }
+
+    /// One row of the api section: the Swift job, the same work in raw C encrypted and plaintext.
+    /// `%@` in the name is replaced by the row count.
+    private static func apiRow(
+        _ name: String, _ swift: Job.Workload, _ c: Job.Workload, rows: Int, count: Int = 0, target: Double?
+    ) -> Comparison {
+        Comparison(name: name.replacingFirst("%@", label(rows)),
+                   jobs: [Job(swift, .swift, rows: rows, count: count), Job(c, .c, rows: rows, count: count),
+                          Job(c, .plain, rows: rows, count: count)],
+                   target: target)
     }
 
     /// Crash-safe migrations vs the bare `sqlcipher_export`.
@@ -81,5 +68,13 @@ extension Plan {
         }
         return Section(key: "settings", title: "Settings: encrypted ÷ plaintext overhead (raw C)",
                        labels: ["C encrypted", "C plaintext"], comparisons: rows)
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `target` replaced.
+    func replacingFirst(_ target: String, _ replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
     }
 }

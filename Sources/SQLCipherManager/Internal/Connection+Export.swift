@@ -41,6 +41,11 @@ extension Connection {
         let foreignKeys = try db.scalar(Bool.self, "PRAGMA foreign_keys") ?? false
         if foreignKeys { try executeScript("PRAGMA foreign_keys = OFF") }
         defer { if foreignKeys { try? executeScript("PRAGMA foreign_keys = ON") } }
+        // The fingerprint pass reads every table; a cache that holds them lets the export read
+        // them again without decrypting each page a second time. Restored afterwards.
+        let cacheSize = try db.scalar(Int.self, "PRAGMA main.cache_size") ?? 0
+        try executeScript("PRAGMA main.cache_size = \(Self.scanCacheSize(forFileAt: path, atLeast: cacheSize))")
+        defer { try? executeScript("PRAGMA main.cache_size = \(cacheSize)") }
         try attach(target)
         do {
             let fingerprint = try copy(into: target, db: db, progress: progress)
@@ -92,6 +97,18 @@ extension Connection {
             try executeScript("PRAGMA \(schema).application_id = \(fingerprint.applicationID)")
             return fingerprint
         }
+    }
+
+    /// A `cache_size` (negative: KiB) that holds a file of this size, so that a database read
+    /// several times in a row (fingerprint, export; integrity check, row counts) is decrypted
+    /// once: the file's size plus a margin, at most 32 MiB, never below `current`'s capacity or
+    /// SQLite's default 2 MB.
+    static func scanCacheSize(forFileAt path: String, atLeast current: Int = 0) -> Int {
+        let kib = Int((FileSystem.size(of: path) ?? 0) / 1024) + 256
+        let wanted = -min(max(kib, 2000), 32 * 1024)
+        // A positive current value counts pages; compare as KiB at the smallest page size.
+        let currentKiB = current < 0 ? -current : current
+        return currentKiB >= -wanted ? current : wanted
     }
 
     /// `PRAGMA wal_checkpoint(TRUNCATE)`; fails with `SQLITE_BUSY` when another connection keeps

@@ -101,10 +101,12 @@ extension Connection {
 
     /// A `cache_size` (negative: KiB) that holds a file of this size, so that a database read
     /// several times in a row (fingerprint, export; integrity check, row counts) is decrypted
-    /// once: the file's size plus a margin, at most 32 MiB, never below `current`'s capacity or
-    /// SQLite's default 2 MB.
+    /// once: 1.5 × the file's size (each cached page also carries SQLite's bookkeeping, and a
+    /// cyclic scan through a cache even slightly too small misses on every page), at most
+    /// 32 MiB, never below `current`'s capacity or SQLite's default 2 MB.
     static func scanCacheSize(forFileAt path: String, atLeast current: Int = 0) -> Int {
-        let kib = Int((FileSystem.size(of: path) ?? 0) / 1024) + 256
+        let fileKiB = Int((FileSystem.size(of: path) ?? 0) / 1024)
+        let kib = fileKiB + fileKiB / 2 + 256
         let wanted = -min(max(kib, 2000), 32 * 1024)
         // A positive current value counts pages; compare as KiB at the smallest page size.
         let currentKiB = current < 0 ? -current : current

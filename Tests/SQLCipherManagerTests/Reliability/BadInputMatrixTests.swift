@@ -51,6 +51,12 @@ struct UnusualPassword: Sendable, CustomTestStringConvertible {
 /// Cases grouped by what is wrong. Each one, run by ``BadInputMatrixTests/badInput(_:)``, must
 /// throw the expected typed error with a message that names the file and says what to do, never
 /// contains a password, and leaves every byte of the folder as it was.
+///
+/// "An encrypted file opened without a password" has two meanings in this API: `open` with an
+/// empty or blank password (refused by the policy before the file is touched), and handing the
+/// file to `encryptPlaintextDatabase`, the one flow that opens a file without a key
+/// (`notPlaintextDatabase`). A stock SQLite client opening our file is in the interop suites.
+/// Root-only cases (`chattr +i`, a small tmpfs) are cancelled with the reason elsewhere.
 enum BadInputMatrix {
     static let cases: [BadInput] = files + damage + keys + passwords + paths + changes + readOnly + locks + diskFull
 

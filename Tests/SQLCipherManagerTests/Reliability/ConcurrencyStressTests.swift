@@ -11,7 +11,8 @@ extension SharedManagerTests {
     static let stressSchemaVersion = 7
 
     /// 8 threads × 5,000 mixed operations on the shared manager: plain writes, reads,
-    /// transactions that commit, transactions that roll back, and schema-version reads. Every
+    /// transactions that commit, transactions that roll back, schema-version reads, and now and
+    /// then a reopen of the connection with the cached key. Every
     /// thread checks, at every step, that the rows it wrote so far are exactly there (its rows
     /// are written by no one else and every call is serialised by the manager); at the end the
     /// counts add up. A deadlock hangs the test; a race crashes it or breaks a count.
@@ -91,6 +92,14 @@ extension SharedManagerTests {
             } catch is RollBack {}
             return 0
         default:
+            if thread == 0, step % 600 == 5 {
+                // Now and then the connection is replaced under the other threads' feet: close
+                // and open again with the cached key, atomically for everyone else.
+                try manager.locked {
+                    try manager.reopen()
+                    try manager.execute("PRAGMA synchronous = OFF")
+                }
+            }
             let rows = try manager.fetchAll("SELECT id, step FROM stress WHERE thread = ? ORDER BY id DESC LIMIT 3", thread)
             guard rows.count == min(rowsSoFar, 3) else { throw StressMismatch(expected: min(rowsSoFar, 3), found: rows.count) }
             return 0

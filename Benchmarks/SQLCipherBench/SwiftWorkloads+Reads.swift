@@ -1,0 +1,84 @@
+import Foundation
+import SQLCipherManager
+
+// MARK: - Read workloads
+
+extension SwiftWorkloads {
+    static func readAll(_ manager: DatabaseManager) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRow(Rows.selectAllSQL) { row in sum += checksum(row) }
+        }
+        return sum
+    }
+
+    static func fetchAll(_ manager: DatabaseManager) throws -> Int64 {
+        try manager.fetchAll(Rows.selectAllSQL).reduce(0) { $0 + checksum($1) }
+    }
+
+    static func lookups(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        var sum: Int64 = 0
+        for id in ids {
+            if let row = try manager.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }
+        }
+        return sum
+    }
+
+    static func readView(_ manager: DatabaseManager) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRowView(Rows.selectAllSQL) { row in sum += checksum(row) }
+        }
+        return sum
+    }
+
+    /// Like `readView`, but texts are read as UTF-8 bytes in place and copied into a scratch
+    /// buffer — exactly what the C baseline does — instead of becoming `String`s.
+    static func readBytes(_ manager: DatabaseManager) throws -> Int64 {
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
+        defer { scratch.deallocate() }
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRowView(Rows.selectAllSQL) { row in
+                sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                for column in 1...4 {
+                    sum += row.withUTF8(column) { bytes in
+                        if let base = bytes.baseAddress, bytes.count <= 256 { scratch.copyMemory(from: base, byteCount: bytes.count) }
+                        return Int64(bytes.count)
+                    }
+                }
+            }
+        }
+        return sum
+    }
+
+    static func lookupsPrepared(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            let lookup = try db.prepare(Rows.lookupSQL)
+            for id in ids {
+                try lookup.forEachRow(id) { row in sum += checksum(row) }
+            }
+        }
+        return sum
+    }
+
+    /// The checksum of a row read in place.
+    static func checksum(_ row: RowView) -> Int64 {
+        var sum = row.int64(0)
+        for column in 1...4 {
+            if let text = row.string(column) { sum += Int64(text.utf8.count) }
+        }
+        return sum + row.int64(5) + row.int64(6) + Int64(row.double(7))
+    }
+
+    /// The same checksum as the C side: integers, text lengths, truncated real.
+    static func checksum(_ row: Row) -> Int64 {
+        var sum = row.value(0, as: Int64.self) ?? 0
+        for column in 1...4 {
+            if let text = row.value(column, as: String.self) { sum += Int64(text.utf8.count) }
+        }
+        sum += (row.value(5, as: Int64.self) ?? 0) + (row.value(6, as: Int64.self) ?? 0)
+        return sum + Int64(row.value(7, as: Double.self) ?? 0)
+    }
+}

@@ -19,4 +19,10 @@ static inline int csqlcipher_bind_blob(sqlite3_stmt *stmt, int index, const void
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+// Binds without a copy (SQLITE_STATIC): for key material, which SQLite would otherwise copy
+// into memory it frees without wiping. The bytes must outlive the statement's use of them.
+static inline int csqlcipher_bind_blob_nocopy(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_STATIC);
+}
+
 #endif

@@ -58,17 +58,17 @@ extension Connection {
         }
     }
 
-    /// `ATTACH DATABASE ? AS scm_export KEY ?` with the path and the key bound; an empty key
-    /// blob makes a plaintext file. The statement is finalized at once.
+    /// `ATTACH DATABASE ? AS scm_export KEY ?` with the path and the key bound (the key without a
+    /// copy, run and unbound while its bytes are lent); an empty key blob makes a plaintext file.
+    /// The statement is finalized at once.
     private func attach(_ target: ExportTarget) throws {
         let statement = try prepare("ATTACH DATABASE ? AS \(Self.exportSchema) KEY ?")
         try statement.bind(.text(target.path), at: 1)
-        if let key = target.key {
-            try key.withBytes { try statement.bind(secret: $0, at: 2) }
-        } else {
-            try statement.bind(secret: UnsafeRawBufferPointer(start: nil, count: 0), at: 2)
+        try (target.key ?? SecretBytes([UInt8]())).withBytes { key in
+            defer { statement.clearBindings() }
+            try statement.bind(secret: key, at: 2)
+            try statement.step()
         }
-        try statement.step()
     }
 
     /// Sets up the attached file, then copies in one transaction and returns the source's fingerprint.

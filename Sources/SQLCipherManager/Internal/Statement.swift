@@ -66,11 +66,17 @@ final class Statement {
         if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
     }
 
-    /// Binds key material as a blob straight from its buffer (SQLite copies it), so no Swift
-    /// `Data` copy of the key is made. An empty buffer binds an empty blob, not NULL.
+    /// Binds key material as a blob that SQLite reads from `bytes` itself (`SQLITE_STATIC`): no
+    /// copy is made, neither a Swift `Data` nor one in SQLite's heap (freed without wiping).
+    /// `bytes` must stay valid until the statement has run; ``clearBindings()`` drops the pointer.
+    /// An empty buffer binds an empty blob, not NULL.
     func bind(secret bytes: UnsafeRawBufferPointer, at index: Int32) throws {
-        try connection.check(bindBlob(bytes, at: index), sql: sql)
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+        try connection.check(csqlcipher_bind_blob_nocopy(handle, index, base, Int32(bytes.count)), sql: sql)
     }
+
+    /// `sqlite3_clear_bindings`: every parameter back to NULL.
+    func clearBindings() { sqlite3_clear_bindings(handle) }
 
     private func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
         guard let base = utf8.baseAddress, !utf8.isEmpty else { return csqlcipher_bind_text(handle, index, "", 0) }

@@ -80,6 +80,23 @@ import Testing
 
     // MARK: - Zeroing
 
+    /// Key bytes bound to `ATTACH … KEY ?` are read by SQLite from our buffer, which is wiped
+    /// later; a copy in SQLite's heap would be freed without wiping. Changing the buffer after
+    /// binding changes what the statement sees, so SQLite kept no copy.
+    @Test func boundKeyBytesAreNotCopiedBySQLite() throws {
+        let connection = try Connection(path: ":memory:", mode: .readWriteCreate)
+        defer { connection.close() }
+        let statement = try connection.prepare("SELECT ?")
+        var bytes = Array("bound-first".utf8)
+        try bytes.withUnsafeMutableBytes { buffer in
+            defer { statement.clearBindings() }
+            try statement.bind(secret: UnsafeRawBufferPointer(buffer), at: 1)
+            buffer.copyBytes(from: Array("then-zeroed".utf8))
+            #expect(try statement.step())
+            #expect(statement.value(at: 0) == .blob(Data("then-zeroed".utf8)))
+        }
+    }
+
     /// Records what a key buffer held when it was released.
     final class WipeWitness: @unchecked Sendable {
         private let lock = NSLock()

@@ -35,12 +35,20 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
 // MARK: - Default implementations
 
 extension DatabaseManagerDelegate {
+    /// Does nothing by default.
     public func databaseManagerDidCreateDatabase(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
     public func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
     public func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
     public func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
     public func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {}
+    /// Does nothing by default.
     public func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {}
+    /// Does nothing by default.
     public func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+    /// Does nothing by default.
     public func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
 }

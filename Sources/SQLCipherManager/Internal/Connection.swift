@@ -169,29 +169,6 @@ final class Connection {
         statementCache.removeAll()
     }
 
-    /// Runs every statement of a script (`sqlite3_prepare_v2` with tail), without arguments.
-    func executeScript(_ sql: String) throws {
-        try sql.withCString { start in
-            var tail: UnsafePointer<CChar>? = start
-            while let current = tail, current.pointee != 0 {
-                var stmt: OpaquePointer?
-                var next: UnsafePointer<CChar>?
-                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &next)
-                try check(rc, sql: Self.text(from: current, to: next))
-                tail = next
-                guard let stmt else { continue }
-                let statement = Statement(handle: stmt, sql: Self.text(from: current, to: next), connection: self)
-                while try statement.step() {}
-            }
-        }
-    }
-
-    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
-        guard let end else { return String(cString: start) }
-        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     // MARK: - State
 
     /// `sqlite3_changes`: rows changed by the last INSERT, UPDATE or DELETE.

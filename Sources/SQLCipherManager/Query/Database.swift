@@ -40,7 +40,8 @@ public final class Database {
     }
 
     /// Runs a script of several statements separated by `;`, without arguments
-    /// (the `sqlite3_exec` use case).
+    /// (the `sqlite3_exec` use case). SQLite's parser decides where each statement ends; to
+    /// read the rows of each one, use ``forEachStatement(in:_:)``.
     public func executeScript(_ sql: String) throws {
         try connection.executeScript(sql)
     }

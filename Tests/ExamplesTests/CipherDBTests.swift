@@ -57,6 +57,37 @@ import Testing
         #expect(result.stdout == "msg\nadded; it's; fine\n")
     }
 
+    /// SQLite's parser decides where a statement ends: a `CASE … END;` that ends a statement
+    /// inside a trigger body does not end the `CREATE TRIGGER`.
+    @Test func execKeepsATriggerWhoseBodyEndsAStatementWithCaseEnd() throws {
+        try createSample()
+        let sql = """
+            CREATE TABLE grade(name TEXT, label TEXT);
+            CREATE TRIGGER t_grade AFTER INSERT ON t BEGIN
+                INSERT INTO grade VALUES (new.name, CASE WHEN new.score >= 2 THEN 'pass' ELSE 'fail' END);
+                INSERT INTO grade VALUES ('after case', 'end');
+            END;
+            INSERT INTO t(name, score) VALUES ('dan', 5), ('eve', 1);
+            SELECT name, label FROM grade ORDER BY rowid;
+            """
+        let result = try cli(["exec", "db.db", sql] + fast, stdin: password + "\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.stdout == "name\tlabel\ndan\tpass\nafter case\tend\neve\tfail\nafter case\tend\n")
+    }
+
+    @Test func execWithoutAStatementIsAUsageError() throws {
+        try createSample()
+        let blank = try cli(["exec", "db.db", " \n "] + fast)
+        #expect(blank.status == 2, "\(blank.output)")
+        #expect(blank.stderr.contains("The SQL argument holds no statement."))
+        for json in [[], ["--json"]] {
+            let comments = try cli(["exec", "db.db", "-- only; a comment\n;"] + json + fast, stdin: password + "\n")
+            #expect(comments.status == 2, "\(comments.output)")
+            #expect(comments.stdout.isEmpty)
+            #expect(comments.stderr.contains("The SQL argument holds no statement."))
+        }
+    }
+
     @Test func execReportsBadSQLWithExit1() throws {
         try createSample()
         let result = try cli(["exec", "db.db", "SELECT nope FROM t"] + fast, stdin: password + "\n")

@@ -131,7 +131,7 @@ final class Connection {
             sqlite3_finalize(stmt)
             throw SQLiteError(
                 extendedCode: .misuse,
-                message: "more than one statement given where one is expected; run several with executeScript",
+                message: "more than one statement given where one is expected; run several with executeScript or forEachStatement",
                 sql: sql)
         }
         return Statement(handle: stmt, sql: sql, connection: self)

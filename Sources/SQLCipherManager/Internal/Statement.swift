@@ -4,6 +4,9 @@ import Foundation
 // MARK: - Statement
 
 /// A prepared statement (`sqlite3_stmt`), finalized on deinit.
+/// `@usableFromInline` only so that ``DatabaseValueBinder`` can carry it through the inlinable
+/// ``PreparedStatement`` entry points; its members stay internal.
+@usableFromInline
 final class Statement {
     let handle: OpaquePointer
     let sql: String
@@ -27,12 +30,18 @@ final class Statement {
         }
     }
 
-    /// Binds the Swift values of a variadic call in order, converting each one as it is bound
-    /// rather than building a `[DatabaseValue]` array first (one allocation less per call).
+    /// Binds the Swift values of a variadic call in order, each one through its own
+    /// ``DatabaseValueConvertible/bind(to:)`` (no `DatabaseValue` for the built-in types, no
+    /// `[DatabaseValue]` array).
     func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
         try checkArgumentCount(arguments.count)
         for (offset, value) in arguments.enumerated() {
-            try bind(value?.databaseValue ?? .null, at: Int32(offset + 1))
+            let index = Int32(offset + 1)
+            if let value {
+                try value.bind(to: DatabaseValueBinder(statement: self, index: index))
+            } else {
+                try bindNull(at: index)
+            }
         }
     }
 
@@ -49,20 +58,46 @@ final class Statement {
 
     /// Binds one value at a 1-based index. Text and blobs are copied by SQLite.
     func bind(_ value: DatabaseValue, at index: Int32) throws {
-        let rc: Int32
         switch value {
-        case .integer(let int): rc = sqlite3_bind_int64(handle, index, int)
-        case .real(let double): rc = sqlite3_bind_double(handle, index, double)
-        case .null: rc = sqlite3_bind_null(handle, index)
-        case .text(let string):
-            // Native strings expose their UTF-8 in place (no copy of the String value);
-            // others (bridged, lazily decoded) are made contiguous first.
-            rc = string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
-                ?? { var copy = string; return copy.withUTF8 { bindText($0, at: index) } }()
-        case .blob(let data):
-            rc = data.withUnsafeBytes { bindBlob($0, at: index) }
+        case .integer(let int): try bind(int64: int, at: index)
+        case .real(let double): try bind(double: double, at: index)
+        case .null: try bindNull(at: index)
+        case .text(let string): try bind(text: string, at: index)
+        case .blob(let data): try bind(blob: data, at: index)
         }
-        // Only a failure needs the connection (an unowned reference, costly to load per value).
+    }
+
+    /// `sqlite3_bind_int64` at a 1-based index.
+    func bind(int64 value: Int64, at index: Int32) throws {
+        try check(bindResult: sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// `sqlite3_bind_double` at a 1-based index.
+    func bind(double value: Double, at index: Int32) throws {
+        try check(bindResult: sqlite3_bind_double(handle, index, value))
+    }
+
+    /// `sqlite3_bind_null` at a 1-based index.
+    func bindNull(at index: Int32) throws {
+        try check(bindResult: sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds text (copied by SQLite) at a 1-based index. Native strings expose their UTF-8 in
+    /// place (no copy of the String value); others (bridged, lazily decoded) are made contiguous
+    /// first.
+    func bind(text string: String, at index: Int32) throws {
+        let rc = string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
+            ?? { var copy = string; return copy.withUTF8 { bindText($0, at: index) } }()
+        try check(bindResult: rc)
+    }
+
+    /// Binds a blob (copied by SQLite) at a 1-based index; an empty one stays a blob, not NULL.
+    func bind(blob data: Data, at index: Int32) throws {
+        try check(bindResult: data.withUnsafeBytes { bindBlob($0, at: index) })
+    }
+
+    /// Only a failure needs the connection (an unowned reference, costly to load per value).
+    private func check(bindResult rc: Int32) throws {
         if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
     }
 

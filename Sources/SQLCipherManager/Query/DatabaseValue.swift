@@ -39,15 +39,36 @@ public protocol DatabaseValueConvertible: Sendable {
     var databaseValue: DatabaseValue { get }
     /// Reads a value, or `nil` when the stored value cannot represent `Self` (NULL included).
     init?(databaseValue: DatabaseValue)
+    /// Binds the value to one statement parameter.
+    ///
+    /// The default implementation binds ``databaseValue``. The built-in types (integers, `Bool`,
+    /// `Double`, `String`, `Data`, `Optional`, ``DatabaseValue``) bind themselves directly, without
+    /// building a ``DatabaseValue``; a custom type can forward to one of them (see
+    /// ``DatabaseValueBinder``). Called by ``PreparedStatement`` and the variadic `execute`,
+    /// `fetchOne` and `scalar`.
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite refuses the value (for example `tooBig`).
+    func bind(to binder: DatabaseValueBinder) throws
+}
+
+extension DatabaseValueConvertible {
+    /// Binds ``DatabaseValueConvertible/databaseValue``.
+    public func bind(to binder: DatabaseValueBinder) throws {
+        try binder.bind(databaseValue)
+    }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self }
+    /// Binds the value as it is.
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(self) }
     public init?(databaseValue: DatabaseValue) { self = databaseValue }
 }
 
 extension Int64: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self) }
+    /// Binds the integer (`sqlite3_bind_int64`).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: self) }
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .integer(let value): self = value
@@ -60,6 +81,8 @@ extension Int64: DatabaseValueConvertible {
 
 extension Int: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    /// Binds the integer (`sqlite3_bind_int64`).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: Int64(self)) }
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self.init(exactly: value)
@@ -68,6 +91,8 @@ extension Int: DatabaseValueConvertible {
 
 extension Int32: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    /// Binds the integer (`sqlite3_bind_int64`).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: Int64(self)) }
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self.init(exactly: value)
@@ -76,6 +101,8 @@ extension Int32: DatabaseValueConvertible {
 
 extension Bool: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    /// Binds 1 or 0 (`sqlite3_bind_int64`).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: self ? 1 : 0) }
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self = value != 0
@@ -84,6 +111,8 @@ extension Bool: DatabaseValueConvertible {
 
 extension Double: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .real(self) }
+    /// Binds the double (`sqlite3_bind_double`).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(double: self) }
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .integer(let value): self = Double(value)
@@ -96,6 +125,8 @@ extension Double: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .text(self) }
+    /// Binds the text from its UTF-8 in place (`sqlite3_bind_text`, copied by SQLite).
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(text: self) }
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .text(let value): self = value
@@ -109,6 +140,8 @@ extension String: DatabaseValueConvertible {
 
 extension Data: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .blob(self) }
+    /// Binds the bytes (`sqlite3_bind_blob`, copied by SQLite); empty data binds an empty blob.
+    public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(blob: self) }
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .blob(let value): self = value
@@ -120,6 +153,10 @@ extension Data: DatabaseValueConvertible {
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    /// Binds the wrapped value through its own `bind(to:)`, or NULL.
+    public func bind(to binder: DatabaseValueBinder) throws {
+        if let self { try self.bind(to: binder) } else { try binder.bindNull() }
+    }
     public init?(databaseValue: DatabaseValue) {
         if databaseValue.isNull { self = .none; return }
         guard let value = Wrapped(databaseValue: databaseValue) else { return nil }

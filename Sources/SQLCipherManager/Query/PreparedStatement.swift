@@ -13,11 +13,12 @@
 /// ```
 ///
 /// Arguments are generic (a parameter pack), so they are bound without boxing them in
-/// existentials or collecting them in an array. The statement belongs to the ``Database`` that
+/// existentials or collecting them in an array; each one binds itself
+/// (``DatabaseValueConvertible/bind(to:)``). The statement belongs to the ``Database`` that
 /// prepared it: use it inside the same closure only. Between runs it keeps its last bindings
 /// (each run rebinds every parameter); they are released with the statement.
 public final class PreparedStatement {
-    let statement: Statement
+    @usableFromInline let statement: Statement
     private let connection: Connection
 
     /// The SQL text.
@@ -37,7 +38,8 @@ public final class PreparedStatement {
     ///   number of parameters, and any error of the statement.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
-        try Self.withValues(repeat each values, body: { try run($0) })
+        try bind(repeat each values)
+        try run()
     }
 
     /// Binds `values` and calls `body` with each result row, as a ``RowView`` valid only during
@@ -46,68 +48,67 @@ public final class PreparedStatement {
     public func forEachRow<each Value: DatabaseValueConvertible>(
         _ values: repeat each Value, body: (RowView) throws -> Void
     ) throws {
-        try Self.withValues(repeat each values, body: { try query($0, body) })
+        try bind(repeat each values)
+        try query(body)
     }
 
     /// Binds `values` and returns the first result row as a ``Row``, or `nil`.
     @inlinable
     public func fetchOne<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws -> Row? {
-        try Self.withValues(repeat each values, body: { try first($0) })
+        try bind(repeat each values)
+        return try first()
     }
 
     // MARK: - Binding
 
-    /// Converts the values into a stack buffer (inlined at the call site, so specialised for
-    /// the argument types: no existential, no array) and passes it to `body`.
+    /// Binds each value at its index through its own ``DatabaseValueConvertible/bind(to:)``.
+    /// Inlined at the call site, so specialised for the argument types: no existential, no
+    /// array, no ``DatabaseValue`` for the built-in types. The statement is always reset after
+    /// a run (`defer`), so the previous bindings are simply overwritten: no
+    /// `sqlite3_clear_bindings` per run.
     @inlinable
-    static func withValues<each Value: DatabaseValueConvertible, Result>(
-        _ values: repeat each Value, body: (UnsafeBufferPointer<DatabaseValue>) throws -> Result
-    ) throws -> Result {
-        var count = 0
-        for _ in repeat each values { count += 1 }
-        return try withUnsafeTemporaryAllocation(of: DatabaseValue.self, capacity: max(count, 1)) { buffer in
-            guard let base = buffer.baseAddress else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-            var initialized = 0
-            for value in repeat each values {
-                (base + initialized).initialize(to: value.databaseValue)
-                initialized += 1
-            }
-            defer { base.deinitialize(count: initialized) }
-            return try body(UnsafeBufferPointer(start: base, count: initialized))
-        }
+    func bind<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
+        var count: Int32 = 0
+        for _ in repeat (each Value).self { count += 1 }
+        try checkBinding(count: count)
+        var index: Int32 = 0
+        repeat try (each values).bind(to: binder(after: &index))
     }
 
+    /// The binder of the parameter that follows `index`, which it advances.
+    @inlinable
+    func binder(after index: inout Int32) -> DatabaseValueBinder {
+        index += 1
+        return DatabaseValueBinder(statement: statement, index: index)
+    }
+
+    /// Throws unless the database is open and the statement has `count` parameters.
     @usableFromInline
-    func run(_ values: UnsafeBufferPointer<DatabaseValue>) throws {
-        try bind(values)
+    func checkBinding(count: Int32) throws {
+        guard !connection.isClosed else { throw DatabaseManagerError.notOpen }
+        try statement.checkArgumentCount(Int(count))
+    }
+
+    // MARK: - Stepping
+
+    @usableFromInline
+    func run() throws {
         defer { statement.resetKeepingBindings() }
         while try statement.step() {}
     }
 
     @usableFromInline
-    func query(_ values: UnsafeBufferPointer<DatabaseValue>, _ body: (RowView) throws -> Void) throws {
-        try bind(values)
+    func query(_ body: (RowView) throws -> Void) throws {
         defer { statement.resetKeepingBindings() }
         let row = RowView(statement: statement)
         while try statement.step() { try body(row) }
     }
 
     @usableFromInline
-    func first(_ values: UnsafeBufferPointer<DatabaseValue>) throws -> Row? {
-        try bind(values)
+    func first() throws -> Row? {
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
         return RowView(statement: statement).row
-    }
-
-    /// Binds every value. The statement is always reset after a run (`defer`), so the previous
-    /// bindings are simply overwritten: no `sqlite3_clear_bindings` per run.
-    private func bind(_ values: UnsafeBufferPointer<DatabaseValue>) throws {
-        guard !connection.isClosed else { throw DatabaseManagerError.notOpen }
-        try statement.checkArgumentCount(values.count)
-        for (offset, value) in values.enumerated() {
-            try statement.bind(value, at: Int32(offset + 1))
-        }
     }
 }
 

@@ -12,6 +12,18 @@ struct RecoveryTests {
         try OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name).write(for: target.path)
     }
 
+    /// A database ("old-secret"), its verified rekey copy ("new-secret") and an install-phase
+    /// journal stamped with the database as it is now.
+    private func verifiedRekeyCopyWithStampedJournal() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
+        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
+                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+        return dir
+    }
+
     @Test("killed while exporting: the partial copy is removed and the old password opens the file")
     func exportPhaseRollsBack() throws {
         let dir = TemporaryDirectory()
@@ -69,12 +81,7 @@ struct RecoveryTests {
 
     @Test("the database was written to after the copy was verified (by a program that skipped recovery): the copy is dropped")
     func modifiedTargetRollsBack() throws {
-        let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir)
-        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
-        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
-        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
-                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+        let dir = try verifiedRekeyCopyWithStampedJournal()
         let writer = try Connection(path: dir.file().path, mode: .readWrite)
         try Array("old-secret".utf8).withUnsafeBytes { try writer.key($0) }
         try writer.executeScript("""
@@ -91,12 +98,7 @@ struct RecoveryTests {
 
     @Test("an unmodified database with a stamped install journal gets the copy")
     func stampedInstallCompletes() throws {
-        let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir)
-        try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
-        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
-        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
-                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+        let dir = try verifiedRekeyCopyWithStampedJournal()
 
         #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .completed)
         #expect(dir.openResult(password: "new-secret") == "none")

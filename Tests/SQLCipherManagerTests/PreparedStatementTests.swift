@@ -5,10 +5,7 @@ import Testing
 /// `Database.prepare` / `PreparedStatement` and `forEachRowView` / `RowView` (issue 5).
 @Suite struct PreparedStatementTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
-        let manager = dir.manager()
-        try manager.create(password: "secret")
-        try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
-        return manager
+        try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
     }
 
     @Test func executeRunsOnceForEachCallWithItsOwnValues() throws {

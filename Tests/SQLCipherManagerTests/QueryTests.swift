@@ -4,10 +4,7 @@ import Testing
 
 @Suite struct QueryTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
-        let manager = dir.manager()
-        try manager.create(password: "secret")
-        try manager.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n)")
-        return manager
+        try dir.createdManager(table: "CREATE TABLE v(id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n)")
     }
 
     @Test func valuesRoundTripWithTheirTypes() throws {

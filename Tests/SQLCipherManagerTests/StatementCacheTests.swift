@@ -5,10 +5,7 @@ import Testing
 /// The statement cache's last-statement fast path and the variadic binding path (issue 5).
 @Suite struct StatementCacheTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
-        let manager = dir.manager()
-        try manager.create(password: "secret")
-        try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL)")
-        return manager
+        try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL)")
     }
 
     @Test func alternatingStatementsEachBindTheirOwnArguments() throws {

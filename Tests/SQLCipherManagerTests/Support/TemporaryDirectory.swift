@@ -22,6 +22,14 @@ final class TemporaryDirectory: @unchecked Sendable {
         Self.manager(at: file(name), kdfIterations: kdfIterations, configure: configure)
     }
 
+    /// A manager whose database is created (password "secret") and holds one table.
+    func createdManager(table: String) throws -> DatabaseManager {
+        let manager = manager()
+        try manager.create(password: "secret")
+        try manager.execute(table)
+        return manager
+    }
+
     /// A manager for any path, with the same fast KDF.
     static func manager(
         at url: URL, kdfIterations: Int = 4000, configure: (inout DatabaseConfiguration) -> Void = { _ in }

@@ -6,7 +6,8 @@
 /// know (SQLCipher 3.x silently ignores 4.x pragmas) make create/open throw
 /// ``DatabaseManagerError/unsupportedOption(name:requires:linked:)`` instead of being dropped.
 public struct CipherOptions: Sendable, Hashable {
-    /// PBKDF2 iterations: `PRAGMA kdf_iter`. Must be positive.
+    /// PBKDF2 iterations: `PRAGMA kdf_iter`, from ``minimumKDFIterations`` to
+    /// ``maximumKDFIterations`` (lower only with ``allowsLegacyKDFIterations``).
     public var kdfIterations: Int?
     /// Page size in bytes: `PRAGMA cipher_page_size`. A power of two in 512…65536.
     public var pageSize: Int?
@@ -18,11 +19,17 @@ public struct CipherOptions: Sendable, Hashable {
     public var hmacAlgorithm: HMACAlgorithm?
     /// All settings of a major version at once: `PRAGMA cipher_compatibility` (SQLCipher 4.0.1+).
     public var compatibility: Int?
+    /// Opt-in: accept ``kdfIterations`` below ``minimumKDFIterations``, to open a file written
+    /// with a cheaper KDF (SQLCipher 1 and 2 wrote 4,000 iterations). It applies to every flow,
+    /// so a database created or rekeyed with it is that cheap to attack: convert such a file
+    /// with ``DatabaseManager/rekey(to:options:progress:)`` to 64,000 or more. Not a pragma.
+    public var allowsLegacyKDFIterations: Bool
 
     /// Creates options; every `nil` keeps the library default.
     public init(
         kdfIterations: Int? = nil, pageSize: Int? = nil, usesHMAC: Bool? = nil,
-        kdfAlgorithm: KDFAlgorithm? = nil, hmacAlgorithm: HMACAlgorithm? = nil, compatibility: Int? = nil
+        kdfAlgorithm: KDFAlgorithm? = nil, hmacAlgorithm: HMACAlgorithm? = nil, compatibility: Int? = nil,
+        allowsLegacyKDFIterations: Bool = false
     ) {
         self.kdfIterations = kdfIterations
         self.pageSize = pageSize
@@ -30,22 +37,30 @@ public struct CipherOptions: Sendable, Hashable {
         self.kdfAlgorithm = kdfAlgorithm
         self.hmacAlgorithm = hmacAlgorithm
         self.compatibility = compatibility
+        self.allowsLegacyKDFIterations = allowsLegacyKDFIterations
     }
+
+    // MARK: - Limits
+
+    /// The security floor for ``kdfIterations``: 64,000, SQLCipher 3's default and the least any
+    /// SQLCipher has used by default since 2013. Fewer makes password guessing cheap, so a
+    /// lower value needs ``allowsLegacyKDFIterations``.
+    public static let minimumKDFIterations = 64_000
+
+    /// The ceiling for ``kdfIterations``: 10,000,000, seven times OWASP's 2023 advice for
+    /// PBKDF2-HMAC-SHA1 and about 3 s of PBKDF2 per open on a 2024 server core. It keeps every
+    /// open bounded (2³¹ − 1 runs for minutes) and far below SQLCipher's 32-bit `int`
+    /// (`PRAGMA kdf_iter` wraps values of 2³¹ and more, and 2³² becomes 0: no key stretching).
+    public static let maximumKDFIterations = 10_000_000
+
+    /// The page sizes SQLCipher accepts: `PRAGMA cipher_page_size`, a power of two in this range.
+    public static let pageSizes = 512...65536
 
     // MARK: - Validation
 
     /// Checks the values and that the linked SQLCipher supports every option that is set.
     func validate(for version: SQLCipherVersion) throws {
-        if let kdfIterations, kdfIterations < 1 {
-            throw DatabaseManagerError.invalidOption(name: "kdfIterations", reason: "must be at least 1, got \(kdfIterations)")
-        }
-        if let pageSize, !(512...65536).contains(pageSize) || pageSize & (pageSize - 1) != 0 {
-            throw DatabaseManagerError.invalidOption(
-                name: "pageSize", reason: "must be a power of two from 512 to 65536, got \(pageSize)")
-        }
-        if let compatibility, !(1...4).contains(compatibility) {
-            throw DatabaseManagerError.invalidOption(name: "compatibility", reason: "must be 1 to 4, got \(compatibility)")
-        }
+        try validateValues()
         let v4 = SQLCipherVersion(4, 0, 0)
         for (name, isSet, requires) in [
             ("kdfAlgorithm", kdfAlgorithm != nil, v4),

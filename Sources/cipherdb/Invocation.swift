@@ -14,7 +14,7 @@ struct Invocation {
 
     func has(_ option: Option) -> Bool { values[option] != nil }
 
-    /// A numeric option's value (validated as a positive integer while parsing).
+    /// A numeric option's value (decimal digits, in its range: checked while parsing).
     func number(_ option: Option) -> Int? { values[option].flatMap { Int($0) } }
 
     /// Parses the arguments after the command name.
@@ -38,6 +38,7 @@ struct Invocation {
                 + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
         }
         invocation = Invocation(spec: spec, arguments: positional, values: invocation.values)
+        try invocation.checkNumbers()
         return invocation
     }
 
@@ -62,9 +63,7 @@ struct Invocation {
         guard let value = parts.count == 2 ? parts[1] : rest.popFirst(), !value.isEmpty else {
             throw Failure.usage("\(name) needs a value: \(name) \(valueName).")
         }
-        if option.isNumeric, (Int(value) ?? 0) < 1 {
-            throw Failure.usage("\(name) needs a positive whole number, not '\(value)'.")
-        }
+        if option.isNumeric { try Self.checkDigits(option, value) }
         values[option] = value
     }
 }

@@ -65,6 +65,7 @@ enum MigrationCommands {
             var options = try manager.cipherSettings()
             options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
             options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
+            options.allowsLegacyKDFIterations = invocation.has(.legacyKDF)
             try withProgress("Re-encrypting") { try manager.rekey(to: password, options: options, progress: $0) }
             Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherSettings()). "
                 + "Open it with these settings from now on.")

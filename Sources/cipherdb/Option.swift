@@ -13,6 +13,7 @@ enum Option: String, CaseIterable, Sendable {
     case to = "--to"
     case json = "--json"
     case unlock = "--unlock"
+    case legacyKDF = "--legacy-kdf"
 
     /// The placeholder of the option's value, or `nil` for a flag.
     var valueName: String? {
@@ -20,7 +21,7 @@ enum Option: String, CaseIterable, Sendable {
         case .passwordEnv, .newPasswordEnv: "NAME"
         case .passwordFile, .newPasswordFile, .to: "PATH"
         case .kdfIter, .pageSize, .setKdfIter, .setPageSize: "N"
-        case .json, .unlock: nil
+        case .json, .unlock, .legacyKDF: nil
         }
     }
 
@@ -33,13 +34,14 @@ enum Option: String, CaseIterable, Sendable {
         case .passwordFile: "read the password from the first line of file PATH"
         case .newPasswordEnv: "rekey: read the new password from environment variable NAME"
         case .newPasswordFile: "rekey: read the new password from the first line of file PATH"
-        case .kdfIter: "the database's PBKDF2 iterations (default: SQLCipher's)"
-        case .pageSize: "the database's page size (default: SQLCipher's)"
-        case .setKdfIter: "settings: the new PBKDF2 iterations"
-        case .setPageSize: "settings: the new page size"
+        case .kdfIter: "the database's PBKDF2 iterations, 64000 to 10000000 (default: SQLCipher's)"
+        case .pageSize: "the database's page size, a power of two from 512 to 65536 (default: SQLCipher's)"
+        case .setKdfIter: "settings: the new PBKDF2 iterations, 64000 to 10000000"
+        case .setPageSize: "settings: the new page size, a power of two from 512 to 65536"
         case .to: "encrypt/decrypt: the file to write (encrypt: default in place)"
         case .json: "exec: print the rows as a JSON array of objects instead of TSV"
         case .unlock: "info: also unlock the database (password from the prompt or stdin)"
+        case .legacyKDF: "accept --kdf-iter/--set-kdf-iter below 64000, for old files (SQLCipher 1/2: 4000)"
         }
     }
 

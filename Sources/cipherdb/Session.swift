@@ -13,7 +13,8 @@ enum Session {
 
     /// The cipher options given on the command line; `nil` values keep SQLCipher's defaults.
     static func cipherOptions(_ invocation: Invocation) -> CipherOptions {
-        CipherOptions(kdfIterations: invocation.number(.kdfIter), pageSize: invocation.number(.pageSize))
+        CipherOptions(kdfIterations: invocation.number(.kdfIter), pageSize: invocation.number(.pageSize),
+                      allowsLegacyKDFIterations: invocation.has(.legacyKDF))
     }
 
     /// Opens the invocation's database with `password` (default: its password source), runs

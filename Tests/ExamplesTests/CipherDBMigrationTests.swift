@@ -69,7 +69,7 @@ import Testing
         let result = try cli(["settings", "db.db", "--set-kdf-iter", "6000"] + fast, stdin: password + "\n")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout.contains("kdf_iter=6000"))
-        #expect(try names("db.db", password: password, settings: ["--kdf-iter", "6000"]).stdout.contains("MARKER-1"))
+        #expect(try names("db.db", password: password, settings: ["--kdf-iter", "6000", "--legacy-kdf"]).stdout.contains("MARKER-1"))
         #expect(try names("db.db", password: password, settings: fast).status == 3)
     }
 }

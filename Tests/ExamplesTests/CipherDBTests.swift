@@ -127,7 +127,7 @@ import Testing
         let wrong = try cli(["verify", "db.db"] + fast, stdin: "wrong\n")
         #expect(wrong.status == 3)
         #expect(wrong.stderr.contains("Incorrect password"))
-        let otherSettings = try cli(["verify", "db.db", "--kdf-iter", "5000"], stdin: password + "\n")
+        let otherSettings = try cli(["verify", "db.db", "--kdf-iter", "5000", "--legacy-kdf"], stdin: password + "\n")
         #expect(otherSettings.status == 3)
     }
 

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func cipherdbAsksTwiceWithoutEchoOnATerminal() throws {
-        let session = try PseudoTerminalSession("cipherdb", ["create", "db.db", "--kdf-iter", "4000"], in: folder.url)
+        let session = try PseudoTerminalSession("cipherdb", ["create", "db.db", "--kdf-iter", "4000", "--legacy-kdf"], in: folder.url)
         try session.type("typed-secret-2", after: "New password for db.db: ", echo: false)
         try session.type("typed-secret-2", after: "Confirm the password: ", echo: false)
         #expect(try session.wait() == 0)

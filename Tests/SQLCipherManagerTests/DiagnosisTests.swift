@@ -7,7 +7,7 @@ import Testing
     /// Opens `url` with "secret" and returns the error case, checking the file did not change.
     private func openCase(_ dir: TemporaryDirectory, _ url: URL) -> String {
         let before = Fixture.bytes(url)
-        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000)))
+        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: .fast()))
         let result = thrownCase { try manager.open(password: "secret") }
         #expect(!manager.isOpen)
         #expect(Fixture.bytes(url) == before, "the file changed")

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Encrypt a plaintext database")
 struct EncryptPlaintextTests {
-    static let configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000))
+    static let configuration = DatabaseConfiguration(cipher: .fast())
 
     // MARK: - In place
 

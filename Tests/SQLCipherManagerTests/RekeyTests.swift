@@ -39,7 +39,7 @@ struct RekeyTests {
         try RichDatabase.makeEncrypted(in: dir)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        let options = CipherOptions(kdfIterations: 5000, pageSize: 4096)
+        let options = CipherOptions.fast(kdfIterations: 5000, pageSize: 4096)
         try manager.rekey(to: "new-secret", options: options)
 
         #expect(manager.configuration.cipher == options)
@@ -60,7 +60,7 @@ struct RekeyTests {
         try RichDatabase.makeEncrypted(in: dir)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        let options = CipherOptions(kdfIterations: 6000, usesHMAC: false)
+        let options = CipherOptions.fast(kdfIterations: 6000, usesHMAC: false)
         try manager.rekey(to: "old-secret", options: options)
         #expect(try manager.cipherSettings().usesHMAC == false)
         manager.close()

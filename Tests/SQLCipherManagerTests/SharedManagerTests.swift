@@ -22,7 +22,7 @@ import Testing
             let dir = TemporaryDirectory()
             #expect(thrownCase { try shared.open(password: "secret") } == "notConfigured")
             shared.databaseURL = dir.file()
-            shared.configuration.cipher.kdfIterations = 4000
+            shared.configuration.cipher = .fast()
             let delegate = RecordingDelegate()
             shared.delegate = delegate
             #expect(!shared.databaseExists)

@@ -395,9 +395,6 @@ enum BadInputMatrix {
 // MARK: - The runner
 
 @Suite struct BadInputMatrixTests {
-    /// Errors about the input rather than a file, whose message has no path.
-    static let pathless: Set = ["invalidPassword", "invalidKeyLength", "unsupportedOption", "migrationFailed", "notOpen"]
-
     @Test func theMatrixIsLargeEnough() {
         #expect(BadInputMatrix.cases.count >= 30)
         #expect(Set(BadInputMatrix.cases.map(\.name)).count == BadInputMatrix.cases.count, "case names must be unique")
@@ -405,48 +402,7 @@ enum BadInputMatrix {
 
     @Test(arguments: BadInputMatrix.cases)
     func badInput(_ input: BadInput) throws {
-        switch input.needs {
-        case .nothing: break
-        case .readOnly:
-            if !ReadOnly.isSupported { try Test.cancel("skipped: cannot make a path read-only here (root without chattr +i)") }
-        case .smallDisk:
-            if !SmallDisk.isSupported { try Test.cancel("skipped: mounting a small tmpfs needs root") }
-        case .sqlcipher3:
-            if let version = DatabaseManager.linkedSQLCipherVersion, version.major >= 4 {
-                try Test.cancel("skipped: SQLCipher \(version) is linked; the case is about 3.x")
-            }
-        }
-        let scene = Scene()
-        try input.arrange(scene)
-        let before = scene.watchedFolders.map(FileSnapshot.init)
-
-        let error = thrownError { try input.act(scene) }
-
-        let after = scene.watchedFolders.map(FileSnapshot.init)
-        guard let error else {
-            Issue.record("\(input.name): the flow did not fail")
-            return
-        }
-        #expect(outcomeName(error) == input.expected)
-        for (earlier, later) in zip(before, after) {
-            #expect(later == earlier, "a file changed: \(later.differences(from: earlier))")
-        }
-        if input.leavesManagerClosed {
-            #expect(scene.managers.allSatisfy { !$0.isOpen }, "a failed open or create left a manager open")
-        }
-        for text in ["\(error)", String(reflecting: error), error.localizedDescription] {
-            #expect(text.count >= 40, "the message is too short to help: \(text)")
-            for password in scene.passwords where password.trimmingCharacters(in: .whitespaces).count >= 3 {
-                #expect(!text.contains(password), "the message contains a password")
-            }
-        }
-        let message = "\(error)"
-        if let error = error as? DatabaseManagerError, !Self.pathless.contains(error.caseName) {
-            #expect(message.contains(scene.url.deletingLastPathComponent().path), "the message does not name the file")
-        }
-        if let mentions = input.mentions {
-            #expect(message.contains(mentions), "expected “\(mentions)” in: \(message)")
-        }
+        try input.run()
     }
 
     /// The positive side of the password rows: each unusual password opens its own file, and NFC

@@ -20,7 +20,7 @@ extension SharedManagerTests {
         try Self.restoringShared { shared in
             let dir = TemporaryDirectory()
             shared.databaseURL = dir.file()
-            shared.configuration.cipher.kdfIterations = 4000
+            shared.configuration.cipher = .fast()
             try shared.create(password: "secret")
             // The test is about the manager's locking, not durability: without an fsync per commit
             // the 40,000 operations take seconds instead of minutes on a virtual disk.

@@ -34,7 +34,9 @@ final class TemporaryDirectory: @unchecked Sendable {
     static func manager(
         at url: URL, kdfIterations: Int = 4000, configure: (inout DatabaseConfiguration) -> Void = { _ in }
     ) -> DatabaseManager {
-        var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: kdfIterations))
+        // The tests' cheap KDF is below the floor for new databases: they opt in, as a user
+        // opening a legacy file would.
+        var configuration = DatabaseConfiguration(cipher: .fast(kdfIterations: kdfIterations))
         configure(&configuration)
         return DatabaseManager(url: url, configuration: configuration)
     }
@@ -124,5 +126,13 @@ func outcomeName(_ error: any Error) -> String {
     case let error as DatabaseManagerError: return error.caseName
     case let error as SQLiteError: return "sqlite:\(error.code)"
     default: return "other: \(error)"
+    }
+}
+
+extension CipherOptions {
+    /// The tests' cheap KDF (4,000 iterations unless told), below ``CipherOptions/minimumKDFIterations``,
+    /// so it opts in with ``CipherOptions/allowsLegacyKDFIterations``.
+    static func fast(kdfIterations: Int = 4000, pageSize: Int? = nil, usesHMAC: Bool? = nil) -> CipherOptions {
+        CipherOptions(kdfIterations: kdfIterations, pageSize: pageSize, usesHMAC: usesHMAC, allowsLegacyKDFIterations: true)
     }
 }

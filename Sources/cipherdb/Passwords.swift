@@ -6,7 +6,8 @@ import TerminalIO
 /// Where passwords come from, in this order: `--password-env NAME` / `--password-file PATH`
 /// (and the `--new-password-…` pair for rekey), else stdin — a no-echo prompt on stderr when
 /// stdin is a terminal, otherwise its next line (rekey: the old password, then the new one).
-/// Never from a plain argument: the parser refuses that.
+/// Never from a plain argument: the parser refuses that. Every source is read as bytes and must
+/// be UTF-8 (``PasswordText``); a line loses its `\n` or `\r\n`.
 struct Passwords {
     let invocation: Invocation
 
@@ -32,21 +33,23 @@ struct Passwords {
 
     private func read(env: Option, file: Option, prompt: String, confirm: Bool) throws -> String {
         if let name = invocation.value(env) {
-            guard let value = ProcessInfo.processInfo.environment[name] else {
+            guard let value = getenv(name) else {
                 throw Failure.usage("The environment variable \(name) (\(env.rawValue)) is not set. Export it first.")
             }
-            return value
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                                                  count: strlen(value)))
+            return try PasswordText.decode(bytes, from: "the environment variable \(name) (\(env.rawValue))")
         }
-        if let path = invocation.value(file) { return try Self.firstLine(of: path, option: file) }
+        if let path = invocation.value(file) { return try PasswordFile.firstLine(of: path, option: file) }
         return try fromStdin(prompt: prompt, confirm: confirm)
     }
 
     private func fromStdin(prompt: String, confirm: Bool) throws -> String {
         guard Console.stdinIsTerminal else {
-            guard let line = Console.readLine() else {
+            guard let line = Console.readLineBytes() else {
                 throw Failure.usage("No password: stdin ended. Pipe the password as a line, or use --password-env or --password-file.")
             }
-            return line
+            return try PasswordText.decode(line, from: "stdin")
         }
         let password = try ask(prompt)
         guard confirm else { return password }
@@ -58,20 +61,23 @@ struct Passwords {
 
     private func ask(_ prompt: String) throws -> String {
         Console.writeError(prompt)
-        guard let line = Console.readSecretLine(newlineTo: .standardError) else {
+        guard let line = Console.readSecretLineBytes(newlineTo: .standardError) else {
             throw Failure.usage("No password given (end of input).")
         }
-        return line
+        return try PasswordText.decode(line, from: "the terminal")
     }
+}
 
-    /// The first line of a password file, without its line ending.
-    static func firstLine(of path: String, option: Option) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(.failure, "Cannot read the password file \(path) (\(option.rawValue)). Check the path and its permissions.")
+// MARK: - PasswordText
+
+/// Password bytes to text, strictly: bytes that are not UTF-8 are refused, never replaced by
+/// U+FFFD (which would make `\xfe\xff-Fz` and `\xff\xfe-Fz` the same password).
+enum PasswordText {
+    static func decode(_ bytes: [UInt8], from source: String) throws(Failure) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(.usage, "The password from \(source) is not valid UTF-8 text, so it cannot be given to SQLCipher "
+                + "as typed. Save or type it as UTF-8 (for example with `iconv -t UTF-8`), then run the command again.")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        var line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
+        return text
     }
 }

@@ -5,9 +5,9 @@ import Testing
 
 /// Bad command lines, password sources and files, each run by ``HostileCommand/run()``.
 enum HostileCommands {
-    static let cases: [HostileCommand] = numbers + numbersPerCommand
+    static let cases: [HostileCommand] = numbers + numbersPerCommand + passwords
 
-    private static let fast = ["--kdf-iter", "4000", "--legacy-kdf"]
+    static let fast = ["--kdf-iter", "4000", "--legacy-kdf"]
     private static let withDatabase: @Sendable (CipherDBFixture) throws -> Void = { try TemplateDatabase.write($0) }
 
     // MARK: Numbers: strict parsing and ranges, checked before the password is read
@@ -30,33 +30,33 @@ enum HostileCommands {
 
     static let numbers: [HostileCommand] = badIterations.map { value, mentions in
         HostileCommand(name: "create --kdf-iter \(value)", arguments: ["create", "new.db", "--kdf-iter", value],
-                       status: 2, mentions: mentions, stdin: "")
+                       status: 2, mentions: mentions, stdin: Data())
     } + badPageSizes.map { value, mentions in
         HostileCommand(name: "create --page-size \(value)", arguments: ["create", "new.db", "--page-size", value] + fast,
-                       status: 2, mentions: mentions, stdin: "")
+                       status: 2, mentions: mentions, stdin: Data())
     } + [
         HostileCommand(name: "settings --set-kdf-iter 4294967296 (would remove the encryption)",
                        arguments: ["settings", "db.db", "--set-kdf-iter", "4294967296"] + fast, status: 2,
-                       mentions: "--set-kdf-iter 4294967296", stdin: "", arrange: withDatabase),
+                       mentions: "--set-kdf-iter 4294967296", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "settings --set-kdf-iter 2147483647 (minutes of PBKDF2)",
                        arguments: ["settings", "db.db", "--set-kdf-iter", "2147483647"] + fast, status: 2,
-                       mentions: "ceiling", stdin: "", arrange: withDatabase),
+                       mentions: "ceiling", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "settings --set-kdf-iter 4295031296 (would wrap to 64000)",
                        arguments: ["settings", "db.db", "--set-kdf-iter=4295031296"] + fast, status: 2,
-                       mentions: "ceiling", stdin: "", arrange: withDatabase),
+                       mentions: "ceiling", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "settings --set-kdf-iter 4000 without --legacy-kdf",
                        arguments: ["settings", "db.db", "--set-kdf-iter", "4000", "--kdf-iter", "64000"], status: 2,
-                       mentions: "--legacy-kdf", stdin: "", arrange: withDatabase),
+                       mentions: "--legacy-kdf", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "settings --set-page-size 4295031296",
                        arguments: ["settings", "db.db", "--set-page-size", "4295031296"] + fast, status: 2,
-                       mentions: "--set-page-size", stdin: "", arrange: withDatabase),
+                       mentions: "--set-page-size", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "settings --set-page-size 0", arguments: ["settings", "db.db", "--set-page-size", "0"] + fast,
-                       status: 2, mentions: "positive", stdin: "", arrange: withDatabase),
+                       status: 2, mentions: "positive", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "--legacy-kdf with a value", arguments: ["verify", "db.db", "--legacy-kdf=yes", "--kdf-iter", "4000"],
-                       status: 2, mentions: "takes no value", stdin: "", arrange: withDatabase),
+                       status: 2, mentions: "takes no value", stdin: Data(), arrange: withDatabase),
         HostileCommand(name: "open a 4000-iteration file without --legacy-kdf",
                        arguments: ["verify", "db.db", "--kdf-iter", "4000"], status: 2, mentions: "--legacy-kdf",
-                       stdin: "", arrange: withDatabase),
+                       stdin: Data(), arrange: withDatabase),
     ]
 
     /// Every command that takes `--kdf-iter` refuses a wrapping value before reading a password.
@@ -65,8 +65,82 @@ enum HostileCommands {
         ["decrypt", "db.db", "--to", "plain.db"], ["encrypt", "db.db"],
     ].map { command in
         HostileCommand(name: "\(command[0]) --kdf-iter 4294967296", arguments: command + ["--kdf-iter", "4294967296"],
-                       status: 2, mentions: "ceiling", stdin: "", arrange: withDatabase)
+                       status: 2, mentions: "ceiling", stdin: Data(), arrange: withDatabase)
     }
+}
+
+// MARK: - Passwords
+
+extension HostileCommands {
+
+    /// Bytes that are not UTF-8: each would become U+FFFD, so `\xfe\xff-Fz` and `\xff\xfe-Fz`
+    /// would be the same password.
+    static let invalidUTF8: [(String, [UInt8])] = [
+        ("\\xff\\xfe-Fz", [0xFF, 0xFE, 0x2D, 0x46, 0x7A]),
+        ("a lone continuation byte", [0x70, 0x77, 0x2D, 0x80]),
+        ("an overlong '/'", [0x70, 0x77, 0x2D, 0xC0, 0xAF]),
+        ("a UTF-16 surrogate", [0x70, 0x77, 0x2D, 0xED, 0xA0, 0x80]),
+        ("a sequence cut short", [0x70, 0x77, 0x2D, 0xE2, 0x82]),
+        ("Latin-1 'é'", [0x63, 0x61, 0x66, 0xE9, 0x2D, 0x31]),
+    ]
+
+    static let passwords: [HostileCommand] = invalidUTF8.flatMap { label, bytes in
+        let line = Data(bytes + [0x0A])
+        return [
+            HostileCommand(name: "create, password on stdin with \(label)", arguments: ["create", "new.db"] + fast,
+                           status: 2, mentions: "not valid UTF-8", stdin: line),
+            HostileCommand(name: "verify, password on stdin with \(label)", arguments: ["verify", "db.db"] + fast,
+                           status: 2, mentions: "not valid UTF-8", stdin: line, arrange: { try TemplateDatabase.write($0) }),
+            HostileCommand(name: "verify, password file with \(label)", arguments: ["verify", "db.db", "--password-file", "pw"] + fast,
+                           status: 2, mentions: "not valid UTF-8", stdin: Data(), arrange: { cli in
+                               try TemplateDatabase.write(cli)
+                               try cli.folder.writeSecret("pw", line)
+                           }),
+        ]
+    } + [
+        HostileCommand(name: "rekey, new password on stdin not UTF-8", arguments: ["rekey", "db.db"] + fast, status: 2,
+                       mentions: "not valid UTF-8", stdin: Data((CipherDBFixture.defaultPassword + "\n").utf8) + Data([0xFF, 0xFE, 0x0A]),
+                       arrange: { try TemplateDatabase.write($0) }),
+        HostileCommand(name: "rekey, new password file not UTF-8",
+                       arguments: ["rekey", "db.db", "--new-password-file", "new"] + fast, status: 2, mentions: "--new-password-file",
+                       arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try cli.folder.writeSecret("new", Data([0xFE, 0xFF, 0x0A]))
+                       }),
+        HostileCommand(name: "encrypt, password on stdin not UTF-8", arguments: ["encrypt", "plain.db", "--to", "enc.db"] + fast,
+                       status: 2, mentions: "not valid UTF-8", stdin: Data([0xFF, 0x0A]),
+                       arrange: { try PlainDatabase.write($0) }),
+    ] + [0o644, 0o640, 0o604, 0o660, 0o606, 0o620].map { mode in
+        HostileCommand(name: "password file with mode \(String(mode, radix: 8))",
+                       arguments: ["verify", "db.db", "--password-file", "pw"] + fast, status: 2, mentions: "chmod 600 pw",
+                       stdin: Data(), arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try cli.folder.writeSecret("pw", Data((cli.password + "\n").utf8), mode: mode)
+                       })
+    } + [
+        HostileCommand(name: "create, password file with mode 644", arguments: ["create", "new.db", "--password-file", "pw"] + fast,
+                       status: 2, mentions: "accessible by other users", stdin: Data(), arrange: { cli in
+                           try cli.folder.writeSecret("pw", Data("new-pass-77\n".utf8), mode: 0o644)
+                       }),
+        HostileCommand(name: "password file is a folder", arguments: ["verify", "db.db", "--password-file", "sub"] + fast,
+                       status: 1, mentions: "Cannot read the password file", stdin: Data(), arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try FileManager.default.createDirectory(atPath: cli.folder.path("sub"), withIntermediateDirectories: false)
+                       }),
+        HostileCommand(name: "password file is missing", arguments: ["verify", "db.db", "--password-file", "none"] + fast,
+                       status: 1, mentions: "Check the path", stdin: Data(), arrange: { try TemplateDatabase.write($0) }),
+        HostileCommand(name: "password file of 2 MiB without a newline",
+                       arguments: ["verify", "db.db", "--password-file", "big"] + fast, status: 2, mentions: "longer than 1 MiB",
+                       stdin: Data(), arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try cli.folder.writeSecret("big", Data(repeating: UInt8(ascii: "x"), count: 2 << 20))
+                       }),
+        HostileCommand(name: "wrong password with a CRLF line", arguments: ["verify", "db.db", "--password-file", "pw"] + fast,
+                       status: 3, mentions: "Incorrect password", stdin: Data(), secrets: ["wrong-pass-9"], arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try cli.folder.writeSecret("pw", Data("wrong-pass-9\r\n".utf8))
+                       }),
+    ]
 }
 
 // MARK: - The runner
@@ -80,5 +154,71 @@ enum HostileCommands {
     @Test(arguments: HostileCommands.cases)
     func hostileCommand(_ command: HostileCommand) throws {
         try command.run()
+    }
+}
+
+// MARK: - Password sources that must work
+
+/// The other side of the password rows: every way to hand over the right password opens the
+/// database, whatever the line ending, and a pipe is read rather than refused.
+@Suite struct CipherDBPasswordSourceTests: UsesCipherDB {
+    let cli: CipherDBFixture
+    init() throws {
+        cli = try CipherDBFixture()
+        try TemplateDatabase.write(cli)
+    }
+
+    @Test(arguments: ["\n", "\r\n", "", "\nsecond line\n", "\r\nsecond line\r\n"])
+    func aPasswordFileWithAnyLineEndingOpens(_ rest: String) throws {
+        try folder.writeSecret("pw", Data((password + rest).utf8))
+        let result = try cli(["verify", "db.db", "--password-file", "pw"] + fast)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func aCRLFLineOnStdinOpens() throws {
+        let result = try cli(["verify", "db.db"] + fast, stdin: password + "\r\n")
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func devStdinIsReadAsAPasswordFile() throws {
+        let result = try cli(["verify", "db.db", "--password-file", "/dev/stdin"] + fast, stdin: password + "\n")
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func aNamedPipeIsReadAsAPasswordFile() throws {
+        try #require(mkfifo(folder.path("pw.fifo"), 0o600) == 0)
+        let writer = Thread { [path = folder.path("pw.fifo"), password] in
+            FileHandle(forWritingAtPath: path)?.write(Data((password + "\n").utf8))
+        }
+        writer.start()
+        let result = try cli(["verify", "db.db", "--password-file", "pw.fifo"] + fast)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func processSubstitutionIsReadAsAPasswordFile() throws {
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let command = "\"$CIPHERDB\" verify db.db --password-file <(printf '%s\\n' \"$PW\") --kdf-iter 4000 --legacy-kdf"
+        bash.arguments = ["-c", command]
+        bash.currentDirectoryURL = folder.url
+        bash.environment = ["CIPHERDB": try Program.url("cipherdb").path, "PW": password]
+        let output = Pipe()
+        bash.standardOutput = output
+        bash.standardError = output
+        try bash.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        #expect(bash.terminationStatus == 0, "\(text)")
+        #expect(text.contains("integrity: ok"))
+    }
+
+    /// Two passwords that differ only in bytes that are not UTF-8 no longer collide: the first
+    /// is refused, so it cannot open (or create) anything.
+    @Test func invalidUTF8PasswordsDoNotCollide() throws {
+        let create = try Program.start("cipherdb", ["create", "x.db"] + fast, in: folder.url)
+        create.send(bytes: Data([0xFF, 0xFE] + Array("-Fz\n".utf8)))
+        create.closeInput()
+        #expect(try create.wait().status == 2)
+        #expect(!folder.exists("x.db"))
     }
 }

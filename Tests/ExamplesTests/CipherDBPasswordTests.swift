@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func passwordFromFileAndFromEnvironment() throws {
-        try folder.write("pw.txt", password + "\nignored second line\n")
+        try folder.writeSecret("pw.txt", Data((password + "\nignored second line\n").utf8))
         let create = try cli(["create", "db.db", "--password-file", "pw.txt"] + fast)
         #expect(create.status == 0, "\(create.output)")
         let env = try cli(["verify", "db.db", "--password-env", "DBPW"] + fast, environment: ["DBPW": password])

@@ -11,7 +11,7 @@ struct HostileCommand: Sendable, CustomTestStringConvertible {
     let status: Int32
     /// Text stderr must contain (what to do, or the option at fault).
     let mentions: String
-    var stdin: String = CipherDBFixture.defaultPassword + "\n"
+    var stdin = Data((CipherDBFixture.defaultPassword + "\n").utf8)
     var environment: [String: String] = [:]
     /// Every password the case hands over; none may appear in the output.
     var secrets: [String] = []
@@ -26,7 +26,10 @@ struct HostileCommand: Sendable, CustomTestStringConvertible {
         let cli = try CipherDBFixture()
         try arrange(cli)
         let before = FolderSnapshot(cli.folder.url)
-        let result = try cli(arguments, stdin: stdin, environment: environment)
+        let running = try Program.start("cipherdb", arguments, in: cli.folder.url, environment: environment)
+        running.send(bytes: stdin)
+        running.closeInput()
+        let result = try running.wait()
         let after = FolderSnapshot(cli.folder.url)
         #expect(result.status == status, "exit \(result.status): \(result.output)")
         #expect(result.stderr.contains(mentions), "expected “\(mentions)” in: \(result.stderr)")
@@ -94,5 +97,24 @@ enum TemplateDatabase {
         #expect(data.count >= 8192, "the template database was not made")
         damage(&data)
         try data.write(to: cli.folder.url.appendingPathComponent(name))
+    }
+}
+
+/// A plaintext SQLite database: the template decrypted once by `cipherdb decrypt`.
+enum PlainDatabase {
+    static let bytes: Data = {
+        do {
+            let cli = try CipherDBFixture()
+            try TemplateDatabase.write(cli)
+            _ = try cli(["decrypt", "db.db", "--to", "plain.db"] + cli.fast, stdin: cli.password + "\n")
+            return cli.folder.bytes("plain.db")
+        } catch {
+            return Data()
+        }
+    }()
+
+    static func write(_ cli: CipherDBFixture, _ name: String = "plain.db") throws {
+        #expect(bytes.count >= 8192, "the plaintext template was not made")
+        try bytes.write(to: cli.folder.url.appendingPathComponent(name))
     }
 }

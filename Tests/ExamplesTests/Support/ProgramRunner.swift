@@ -90,8 +90,13 @@ final class RunningProgram: @unchecked Sendable {
     /// usage error, say): the write then fails with EPIPE and is dropped, instead of SIGPIPE
     /// killing the whole test process.
     func send(_ text: String) {
+        send(bytes: Data(text.utf8))
+    }
+
+    /// Writes raw bytes (for example bytes that are not UTF-8) to the program's standard input.
+    func send(bytes: Data) {
         _ = Self.ignoreBrokenPipes
-        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try? input.fileHandleForWriting.write(contentsOf: bytes)
     }
 
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()

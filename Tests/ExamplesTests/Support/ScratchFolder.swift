@@ -31,4 +31,10 @@ final class ScratchFolder: @unchecked Sendable {
     func write(_ name: String, _ text: String) throws {
         try Data(text.utf8).write(to: url.appendingPathComponent(name))
     }
+
+    /// Writes a password file: `bytes` with mode `mode` (cipherdb refuses one others can read).
+    func writeSecret(_ name: String, _ bytes: Data, mode: Int = 0o600) throws {
+        try bytes.write(to: url.appendingPathComponent(name))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path(name))
+    }
 }

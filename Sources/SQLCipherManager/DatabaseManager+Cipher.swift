@@ -9,6 +9,14 @@ extension DatabaseManager {
         return try? linkedVersion(of: connection)
     }()
 
+    /// The linked SQLite's version, `sqlite_version()` on an in-memory connection (for example
+    /// `3.15.2`), or `nil` when it cannot be read.
+    public static let linkedSQLiteVersion: String? = {
+        guard let connection = try? Connection(path: ":memory:", mode: .readWriteCreate) else { return nil }
+        defer { connection.close() }
+        return try? Database(connection: connection).scalar(String.self, "SELECT sqlite_version()")
+    }()
+
     /// The raw `PRAGMA cipher_version` of the open database (for example `3.4.1`).
     public var cipherVersion: String? {
         try? withDatabase { try $0.scalar(String.self, "PRAGMA cipher_version") }

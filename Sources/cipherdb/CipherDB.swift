@@ -5,7 +5,7 @@ import TerminalIO
 /// The program: parse, run one command, turn any error into a message and an exit code.
 enum CipherDB {
     static func main(_ words: [String]) -> Int32 {
-        guard let name = words.first else {
+        guard let (name, rest) = commandAndRest(words) else {
             Console.warn(Help.text)
             return ExitCode.usage.rawValue
         }
@@ -13,23 +13,48 @@ enum CipherDB {
             Console.say(Help.text)
             return ExitCode.ok.rawValue
         }
+        if ["-V", "--version", "version"].contains(name) {
+            Console.say(Version.text)
+            return ExitCode.ok.rawValue
+        }
+        var shownPaths: [String] = []
         do {
             guard let spec = CommandSpec.named(name) else {
                 throw Failure.usage("Unknown command '\(name)'.")
             }
-            let rest = Array(words.dropFirst())
             if rest.contains("--help") || rest.contains("-h") {
                 Console.say(Help.text(for: spec))
                 return ExitCode.ok.rawValue
             }
             let invocation = try Invocation.parse(spec, rest)
+            shownPaths = [invocation.path] + [Option.to, .file].compactMap(invocation.value)
             InterruptHandler.install { _ in Console.warn("\ncipherdb: interrupted.") }
             try spec.run(invocation)
             return ExitCode.ok.rawValue
         } catch {
-            let failure = Failure(wrapping: error)
+            let failure = Failure(wrapping: error).showingPaths(asGiven: shownPaths)
             Console.warn("cipherdb: error: \(failure.message)")
             return failure.code.rawValue
         }
     }
+
+    /// The command word and the words to parse for it. Options may come before the command
+    /// (`cipherdb --password-env PW exec DB SQL`): they are moved after it, where the parser
+    /// reads options anywhere. `nil` when there is no command word.
+    static func commandAndRest(_ words: [String]) -> (String, [String])? {
+        var leading: [String] = []
+        var rest = words[...]
+        while let word = rest.first, word.hasPrefix("-"), word != "--", !Self.standalone.contains(word) {
+            rest.removeFirst()
+            leading.append(word)
+            if let option = Option(rawValue: word), option.valueName != nil, let value = rest.popFirst() {
+                leading.append(value)
+            }
+        }
+        guard let name = rest.popFirst() else { return nil }
+        return (name, leading + rest)
+    }
+
+    /// The words that are a command of their own, though they start with `-`.
+    static let standalone: Set<String> = ["-h", "--help", "-V", "--version"]
 }

@@ -9,7 +9,7 @@ struct CommandSpec: Sendable {
     let run: @Sendable (Invocation) throws -> Void
 
     /// The options that locate and unlock an existing database.
-    static let unlocking: [Option] = [.passwordEnv, .passwordFile, .kdfIter, .pageSize, .legacyKDF]
+    static let unlocking: [Option] = [.passwordEnv, .passwordFile, .kdfIter, .pageSize, .legacyKDF, .noHMAC, .compatibility]
 
     var usageLine: String {
         (["cipherdb", name] + arguments + options.map { option in
@@ -21,8 +21,8 @@ struct CommandSpec: Sendable {
         CommandSpec(name: "create", arguments: ["DB"], options: unlocking,
                     summary: "create a new encrypted database (a terminal asks for the password twice)",
                     run: CreateCommand.run),
-        CommandSpec(name: "exec", arguments: ["DB", "SQL"], options: unlocking + [.json],
-                    summary: "run SQL (several statements separated by ;) and print the rows as TSV or JSON",
+        CommandSpec(name: "exec", arguments: ["DB", "[SQL]"], options: unlocking + [.file, .json],
+                    summary: "run SQL (statements separated by ;; - reads stdin, or --file PATH) and print the rows as TSV or JSON",
                     run: ExecCommand.run),
         CommandSpec(name: "info", arguments: ["DB"], options: unlocking + [.unlock],
                     summary: "what the file is and its size; with a password also cipher settings, schema version, tables",

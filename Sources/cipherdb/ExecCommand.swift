@@ -3,26 +3,37 @@ import TerminalIO
 
 // MARK: - exec
 
-/// `cipherdb exec DB SQL [--json]`: runs each statement of SQL in order and prints the rows.
-/// SQLite's parser decides where each statement ends (``Database/forEachStatement(in:_:)``).
+/// `cipherdb exec DB SQL|- [--file PATH] [--json]`: runs each statement of the SQL in order and
+/// prints the rows. SQLite's parser decides where each statement ends
+/// (``Database/forEachStatement(in:_:)``). The SQL is the argument, stdin for `-`, or the file
+/// of `--file` (``SQLSource``).
+///
 /// TSV: each statement that returns rows prints its header and rows, result sets separated by
-/// an empty line. JSON: one array with the rows of every statement, printed only when all
-/// statements succeeded.
+/// an empty line. JSON: each statement that returns columns (a `SELECT`, even with no rows, a
+/// `PRAGMA` that answers) prints one array of row objects, one array after the other — a
+/// stream of JSON values, as `jq` reads (`jq -s` gathers them in one array). JSON is printed
+/// only when every statement succeeded.
 enum ExecCommand {
     static func run(_ invocation: Invocation) throws {
-        let script = invocation.arguments[1]
-        // Blank SQL is refused before the password is read; SQL of only comments and `;` is
-        // refused once SQLite has parsed it.
-        guard script.contains(where: { !$0.isWhitespace }) else { throw noStatement }
+        let source = try SQLSource(invocation)
+        // Blank SQL is refused before the password is read (except SQL typed at a terminal,
+        // read after the password prompt); SQL of only comments and `;` once SQLite parsed it.
+        let early = source.readsAfterPassword ? nil : try checked(source.read())
         let json = invocation.has(.json)
         try Session.withOpenDatabase(invocation) { manager in
+            let script = try early ?? checked(source.read())
             try manager.withDatabase { db in
                 if json { try printJSON(db, script) } else { try printTSV(db, script) }
             }
         }
     }
 
-    private static var noStatement: Failure { .usage("The SQL argument holds no statement.") }
+    private static func checked(_ script: String) throws -> String {
+        guard script.contains(where: { !$0.isWhitespace }) else { throw noStatement }
+        return script
+    }
+
+    private static var noStatement: Failure { .usage("The SQL holds no statement.") }
 
     private static func printTSV(_ db: Database, _ script: String) throws {
         var resultSets = 0
@@ -40,11 +51,14 @@ enum ExecCommand {
     }
 
     private static func printJSON(_ db: Database, _ script: String) throws {
-        var objects: [String] = []
+        var arrays: [String] = []
         try forEachStatement(db, script) { statement in
+            var objects: [String] = []
             try statement.forEachRow { objects.append(JSONRows.object($0.row)) }
+            guard !statement.columnNames.isEmpty else { return }
+            arrays.append(objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]")
         }
-        Console.say(objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]")
+        if !arrays.isEmpty { Console.say(arrays.joined(separator: "\n")) }
     }
 
     /// Runs every statement of `script` with `body`; a script with no statement is a usage error.

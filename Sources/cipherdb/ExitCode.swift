@@ -1,3 +1,4 @@
+import Foundation
 import SQLCipherManager
 
 // MARK: - ExitCode
@@ -31,7 +32,7 @@ enum ExitCode: Int32, CaseIterable {
         case .notADatabase, .corrupt: self = .notADatabase
         case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
-        case .invalidOption: self = .usage
+        case .invalidOption, .unsupportedOption: self = .usage
         default: self = .failure
         }
     }
@@ -53,13 +54,16 @@ struct Failure: Error {
         Failure(.usage, message + " Run `cipherdb --help` for the commands and options.")
     }
 
-    /// Wraps any error thrown while running a command.
+    /// Wraps any error thrown while running a command. Library errors are worded for an
+    /// operator (``OperatorMessage``): the command to run, never a library API.
     init(wrapping error: any Error) {
         switch error {
         case let failure as Failure:
             self = failure
+        case let mismatch as SettingsMismatch:
+            self.init(.wrongPassword, mismatch.message)
         case let error as DatabaseManagerError:
-            self.init(ExitCode(error), error.description + Self.hint(for: error))
+            self.init(ExitCode(error), OperatorMessage.text(for: error))
         case let error as SQLiteError:
             self.init(.failure, "\(error). Fix the SQL and run it again.")
         default:
@@ -67,15 +71,14 @@ struct Failure: Error {
         }
     }
 
-    /// What the CLI adds to the library's advice.
-    private static func hint(for error: DatabaseManagerError) -> String {
-        switch error {
-        case .incorrectPasswordOrSettings:
-            " If it was made with other settings, give them with --kdf-iter N and --page-size N."
-        case .plaintextDatabase(let path):
-            " To encrypt it: cipherdb encrypt \(path)"
-        default:
-            ""
+    /// The same failure with every path shown as the user gave it: the library reports the
+    /// absolute form of a relative path, cipherdb's own messages the path as typed.
+    func showingPaths(asGiven paths: [String]) -> Failure {
+        var text = message
+        for path in paths.sorted(by: { $0.count > $1.count }) {
+            let absolute = URL(fileURLWithPath: path).path
+            if absolute != path { text = text.replacingOccurrences(of: absolute, with: path) }
         }
+        return Failure(code, text)
     }
 }

@@ -6,7 +6,8 @@ enum Help {
         var lines = [
             "cipherdb — administer SQLCipher-encrypted SQLite databases (SQLCipherManager).",
             "",
-            "Usage: cipherdb COMMAND ARGUMENTS [OPTIONS]",
+            "Usage: cipherdb [OPTIONS] COMMAND ARGUMENTS [OPTIONS]   (options before or after the command)",
+            "       cipherdb --version   (this tool's version and the linked SQLCipher and SQLite)",
             "",
             "Commands:",
         ]
@@ -22,6 +23,12 @@ enum Help {
             "Passwords are read from --password-env NAME or --password-file PATH; otherwise from stdin:",
             "a no-echo prompt on a terminal, else its first lines (rekey: the old password, then the new).",
             "They are never accepted as arguments (--password is refused): `ps` would show them.",
+            "exec reads its SQL from the argument, from stdin for `-` (then the password comes from",
+            "--password-env, --password-file or the terminal), or from --file PATH. --json prints one",
+            "array of row objects per statement that returns columns; a BLOB is {\"base64\":\"…\"}, in TSV x'hex'.",
+            "When a password does not open a database, cipherdb tries the known cipher settings",
+            "(SQLCipher 1-3 formats, 1024-16384-byte pages, what `settings` recorded), read-only, and",
+            "says which options open it.",
             "Long operations draw a progress line on stderr when it is a terminal.",
             "",
             "Exit codes:",

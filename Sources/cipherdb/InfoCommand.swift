@@ -5,7 +5,8 @@ import TerminalIO
 // MARK: - info
 
 /// `cipherdb info DB`: what the file is, without a password; with `--unlock` or a password
-/// option, also what is inside.
+/// option, also what is inside — or, when the password does not open it, what the settings
+/// diagnosis found (exit 3).
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws {
         let probe = FileProbe(path: invocation.path)
@@ -23,7 +24,12 @@ enum InfoCommand {
             break
         }
         guard Passwords(invocation: invocation).isGiven else { return }
-        try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
+        do {
+            try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
+        } catch let mismatch as SettingsMismatch {
+            Console.say("unlock: \(mismatch.summary)")
+            throw mismatch
+        }
     }
 
     /// Cipher settings, schema version and tables of an unlocked database.

@@ -1,7 +1,8 @@
 // MARK: - Invocation
 
 /// A parsed command line: `cipherdb COMMAND ARGUMENTS... [OPTIONS]` (options may come anywhere
-/// after the command, as `--name value` or `--name=value`; `--` ends them).
+/// after the command, or before it (``CipherDB/commandAndRest(_:)``), as `--name value` or
+/// `--name=value`; `--` ends them).
 struct Invocation {
     let spec: CommandSpec
     let arguments: [String]
@@ -33,7 +34,9 @@ struct Invocation {
                 try invocation.take(word, from: &rest)
             }
         }
-        guard positional.count == spec.arguments.count else {
+        // An argument shown as `[NAME]` may be left out.
+        let required = spec.arguments.filter { !$0.hasPrefix("[") }.count
+        guard (required...spec.arguments.count).contains(positional.count) else {
             throw Failure.usage("`cipherdb \(spec.name)` takes \(spec.arguments.joined(separator: " ")); "
                 + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
         }

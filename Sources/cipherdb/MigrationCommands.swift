@@ -14,8 +14,8 @@ enum MigrationCommands {
                     summary: "encrypt a plaintext SQLite database, in place or --to a new file", run: encrypt),
         CommandSpec(name: "decrypt", arguments: ["DB"], options: CommandSpec.unlocking + [.to],
                     summary: "write a plaintext copy --to a new file (the database is unchanged)", run: decrypt),
-        CommandSpec(name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize],
-                    summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N)", run: settings),
+        CommandSpec(name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize, .setDefaults],
+                    summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N, --set-defaults)", run: settings),
     ]
 
     static func rekey(_ invocation: Invocation) throws {
@@ -56,19 +56,22 @@ enum MigrationCommands {
     }
 
     static func settings(_ invocation: Invocation) throws {
-        guard invocation.has(.setKdfIter) || invocation.has(.setPageSize) else {
-            throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N.")
+        guard invocation.has(.setKdfIter) || invocation.has(.setPageSize) || invocation.has(.setDefaults) else {
+            throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N, or --set-defaults.")
         }
         if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
         let password = try Passwords(invocation: invocation).current()
+        // The new settings, as the options that differ from SQLCipher's defaults.
+        var options = invocation.has(.setDefaults) ? CipherOptions() : Session.cipherOptions(invocation)
+        options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
+        options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
         try Session.withOpenDatabase(invocation, password: password) { manager in
-            var options = try manager.cipherSettings()
-            options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
-            options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
-            options.allowsLegacyKDFIterations = invocation.has(.legacyKDF)
             try withProgress("Re-encrypting") { try manager.rekey(to: password, options: options, progress: $0) }
+            try? SettingsRecord(databasePath: invocation.path).write(options)
+            let flags = SettingsMismatch.flags(options).joined(separator: " ")
             Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherSettings()). "
-                + "Open it with these settings from now on.")
+                + (flags.isEmpty ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."
+                    : "Open it with `\(flags)` from now on."))
         }
     }
 

@@ -8,9 +8,13 @@ enum Option: String, CaseIterable, Sendable {
     case newPasswordFile = "--new-password-file"
     case kdfIter = "--kdf-iter"
     case pageSize = "--page-size"
+    case noHMAC = "--no-hmac"
+    case compatibility = "--compatibility"
     case setKdfIter = "--set-kdf-iter"
     case setPageSize = "--set-page-size"
+    case setDefaults = "--set-defaults"
     case to = "--to"
+    case file = "--file"
     case json = "--json"
     case unlock = "--unlock"
     case legacyKDF = "--legacy-kdf"
@@ -19,9 +23,9 @@ enum Option: String, CaseIterable, Sendable {
     var valueName: String? {
         switch self {
         case .passwordEnv, .newPasswordEnv: "NAME"
-        case .passwordFile, .newPasswordFile, .to: "PATH"
-        case .kdfIter, .pageSize, .setKdfIter, .setPageSize: "N"
-        case .json, .unlock, .legacyKDF: nil
+        case .passwordFile, .newPasswordFile, .to, .file: "PATH"
+        case .kdfIter, .pageSize, .compatibility, .setKdfIter, .setPageSize: "N"
+        case .noHMAC, .setDefaults, .json, .unlock, .legacyKDF: nil
         }
     }
 
@@ -38,8 +42,12 @@ enum Option: String, CaseIterable, Sendable {
         case .pageSize: "the database's page size, a power of two from 512 to 65536 (default: SQLCipher's)"
         case .setKdfIter: "settings: the new PBKDF2 iterations, 64000 to 10000000"
         case .setPageSize: "settings: the new page size, a power of two from 512 to 65536"
+        case .noHMAC: "the database has no per-page HMAC (SQLCipher 1 format)"
+        case .compatibility: "the database's SQLCipher major version N, 1-4 (cipher_compatibility, SQLCipher 4 only)"
+        case .setDefaults: "settings: re-encrypt with the linked SQLCipher's default settings"
         case .to: "encrypt/decrypt: the file to write (encrypt: default in place)"
-        case .json: "exec: print the rows as a JSON array of objects instead of TSV"
+        case .file: "exec: read the SQL from file PATH (instead of the SQL argument)"
+        case .json: "exec: print each statement's rows as a JSON array of objects instead of TSV"
         case .unlock: "info: also unlock the database (password from the prompt or stdin)"
         case .legacyKDF: "accept --kdf-iter/--set-kdf-iter below 64000, for old files (SQLCipher 1/2: 4000)"
         }

@@ -42,8 +42,9 @@ enum TSV {
 
 // MARK: - JSON
 
-/// Rows as one JSON array of objects whose keys keep the column order. NULL is `null`,
-/// numbers are numbers (a non-finite real is `null`), a BLOB is its hex string.
+/// Rows as JSON objects whose keys keep the column order. NULL is `null`, numbers are numbers
+/// (a non-finite real is `null`), a BLOB is the tagged value `{"base64":"AP8="}`, so it is never
+/// mistaken for text.
 enum JSONRows {
     static func object(_ row: Row) -> String {
         let members = zip(row.columnNames, row.values).map { name, value in
@@ -58,7 +59,7 @@ enum JSONRows {
         case .integer(let number): "\(number)"
         case .real(let number): number.isFinite ? "\(number)" : "null"
         case .text(let text): string(text)
-        case .blob(let data): string(Hex.string(data))
+        case .blob(let data): "{\"base64\":" + string(data.base64EncodedString()) + "}"
         }
     }
 

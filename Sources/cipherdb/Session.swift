@@ -13,12 +13,15 @@ enum Session {
 
     /// The cipher options given on the command line; `nil` values keep SQLCipher's defaults.
     static func cipherOptions(_ invocation: Invocation) -> CipherOptions {
-        CipherOptions(kdfIterations: invocation.number(.kdfIter), pageSize: invocation.number(.pageSize),
-                      allowsLegacyKDFIterations: invocation.has(.legacyKDF))
+        CipherOptions(
+            kdfIterations: invocation.number(.kdfIter), pageSize: invocation.number(.pageSize),
+            usesHMAC: invocation.has(.noHMAC) ? false : nil, compatibility: invocation.number(.compatibility),
+            allowsLegacyKDFIterations: invocation.has(.legacyKDF))
     }
 
     /// Opens the invocation's database with `password` (default: its password source), runs
-    /// `body`, and closes it. A file that cannot be unlocked is refused before the password is read.
+    /// `body`, and closes it. A file that cannot be unlocked is refused before the password is read;
+    /// a password that does not open it is diagnosed (``SettingsMismatch``).
     static func withOpenDatabase<T>(
         _ invocation: Invocation, password: String? = nil, _ body: (DatabaseManager) throws -> T
     ) throws -> T {
@@ -26,7 +29,12 @@ enum Session {
         if let problem = FileProbe(path: invocation.path).problemBeforeUnlock {
             throw problem
         }
-        try manager.open(password: try password ?? Passwords(invocation: invocation).current())
+        let password = try password ?? Passwords(invocation: invocation).current()
+        do {
+            try manager.open(password: password)
+        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+            throw try SettingsMismatch(path: invocation.path, manager: manager, password: password)
+        }
         defer { manager.close() }
         return try body(manager)
     }

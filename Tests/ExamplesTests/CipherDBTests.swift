@@ -79,12 +79,12 @@ import Testing
         try createSample()
         let blank = try cli(["exec", "db.db", " \n "] + fast)
         #expect(blank.status == 2, "\(blank.output)")
-        #expect(blank.stderr.contains("The SQL argument holds no statement."))
+        #expect(blank.stderr.contains("The SQL holds no statement."))
         for json in [[], ["--json"]] {
             let comments = try cli(["exec", "db.db", "-- only; a comment\n;"] + json + fast, stdin: password + "\n")
             #expect(comments.status == 2, "\(comments.output)")
             #expect(comments.stdout.isEmpty)
-            #expect(comments.stderr.contains("The SQL argument holds no statement."))
+            #expect(comments.stderr.contains("The SQL holds no statement."))
         }
     }
 

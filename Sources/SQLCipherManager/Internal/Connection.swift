@@ -16,6 +16,10 @@ final class Connection {
         case readWriteCreate
         /// Open an existing file read-only.
         case readOnly
+        /// Open an existing file read-only as `immutable` (a `file:` URI with `immutable=1`):
+        /// no locks, and no `-journal`, `-wal` or `-shm` is ever created or read. For probes
+        /// that must leave the disk exactly as it was.
+        case readOnlyImmutable
 
         var flags: Int32 {
             let base = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_PRIVATECACHE
@@ -23,7 +27,16 @@ final class Connection {
             case .readWrite: return base | SQLITE_OPEN_READWRITE
             case .readWriteCreate: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             case .readOnly: return base | SQLITE_OPEN_READONLY
+            case .readOnlyImmutable: return base | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             }
+        }
+
+        /// The name to give `sqlite3_open_v2` for `path`.
+        func filename(_ path: String) -> String {
+            guard self == .readOnlyImmutable else { return path }
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? absolute)
+                + "?immutable=1"
         }
     }
 
@@ -39,7 +52,7 @@ final class Connection {
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     init(path: String, mode: Mode) throws {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, mode.flags, nil)
+        let rc = sqlite3_open_v2(mode.filename(path), &db, mode.flags, nil)
         guard let db else {
             throw SQLiteError(extendedCode: ResultCode(rawValue: rc), message: "out of memory")
         }

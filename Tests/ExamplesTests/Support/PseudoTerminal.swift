@@ -58,6 +58,12 @@ final class PseudoTerminalSession: @unchecked Sendable {
         _ = (line + "\n").withCString { write(master, $0, strlen($0)) }
     }
 
+    /// Writes `bytes` to the terminal as typed keys, at once (Ctrl-D is `"\u{04}"`, the left
+    /// arrow `"\u{1B}[D"`).
+    func send(_ bytes: String) {
+        _ = bytes.withCString { write(master, $0, strlen($0)) }
+    }
+
     /// Sends SIGINT, as Ctrl-C does (the program is not in the terminal's foreground process
     /// group, so typing ^C would not reach it), once the terminal shows `text` with echo `echo`.
     func interrupt(after text: String, echo: Bool) throws {

@@ -1,0 +1,91 @@
+import Foundation
+
+// MARK: - CipherSettingsDiagnosis
+
+/// What ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)`` found.
+public enum CipherSettingsDiagnosis: Sendable, Equatable {
+    /// The password is right: the file opens with these settings instead of the configured ones.
+    case opens(with: CipherSettingsCandidate)
+    /// No known set opens the file with this password: the password is wrong, or the file was
+    /// written with settings outside the ladder (or is not an SQLCipher database). `tried` is
+    /// every set that was tried, in order.
+    case noKnownSettingsOpen(tried: [CipherSettingsCandidate])
+}
+
+// MARK: - The settings ladder
+
+extension DatabaseManager {
+    /// The known setting sets the linked SQLCipher can read, in the order
+    /// ``diagnoseCipherSettings(password:alsoTrying:)`` tries them (empty when SQLCipher is not
+    /// linked): SQLCipher 3.x tries its defaults (`PRAGMA kdf_iter = 64000`,
+    /// `cipher_page_size = 1024`, `cipher_use_hmac = ON`), the SQLCipher 2 format
+    /// (`kdf_iter = 4000`) and the SQLCipher 1 format (`kdf_iter = 4000`,
+    /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults and `cipher_compatibility` 3, 2, 1.
+    /// Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
+    public static var knownCipherSettings: [CipherSettingsCandidate] {
+        linkedSQLCipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
+    }
+
+    /// For a password that failed to open the database: tries `extra`, then every set of
+    /// ``knownCipherSettings`` (skipping any that opens files the same way as the configured
+    /// ``DatabaseConfiguration/cipher``, which already failed), each on a fresh read-only
+    /// connection, and reports the first that opens the file — or that none does.
+    ///
+    /// Each try opens the file read-only and `immutable` (a `file:` URI with `immutable=1`),
+    /// gives the key with `sqlite3_key`, runs the set's `PRAGMA kdf_iter`, `cipher_page_size`,
+    /// `cipher_use_hmac` or `cipher_compatibility`, and reads `sqlite_master`. Nothing is
+    /// written: no `-journal`, `-wal` or `-shm` is created, the file's bytes and times stay as
+    /// they were. A WAL-mode file counts as opened when its first page passed the HMAC check.
+    ///
+    /// Every try pays the PBKDF2 cost of its `kdf_iter` (BENCHMARKS.md gives the figure), so
+    /// this runs only when asked, never inside ``open(password:)``.
+    ///
+    /// - Throws: ``DatabaseManagerError/notConfigured``, ``DatabaseManagerError/sqlcipherNotLinked``,
+    ///   and the file problems ``open(password:)`` reports before a key is tried
+    ///   (``DatabaseManagerError/fileNotFound(path:)``, ``DatabaseManagerError/plaintextDatabase(path:)``…).
+    public func diagnoseCipherSettings(
+        password: String, alsoTrying extra: [CipherSettingsCandidate] = []
+    ) throws -> CipherSettingsDiagnosis {
+        let (path, configured) = try locked { (try requirePath(), configuration) }
+        guard let version = Self.linkedSQLCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
+        if let fileError = Self.diagnoseFile(path: path) { throw fileError }
+        let key = SecretBytes(password: password)
+        var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]
+        var tried: [CipherSettingsCandidate] = []
+        for candidate in extra + CipherSettingsCandidate.known(for: version) {
+            guard (try? candidate.options.validate(for: version)) != nil,
+                  seen.insert(candidate.options.resolved(for: version)).inserted else { continue }
+            tried.append(candidate)
+            if try Self.opens(path: path, key: key, with: candidate.options, version: version) {
+                return .opens(with: candidate)
+            }
+        }
+        return .noKnownSettingsOpen(tried: tried)
+    }
+
+    /// `true` when `key` with `options` decrypts the file at `path` (a fresh immutable,
+    /// read-only connection, closed before returning).
+    static func opens(path: String, key: SecretBytes, with options: CipherOptions, version: SQLCipherVersion) throws -> Bool {
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, mode: .readOnlyImmutable)
+        } catch {
+            throw diagnose(error, path: path)
+        }
+        defer { connection.close() }
+        do {
+            try key.withBytes { try connection.key($0) }
+            for pragma in options.pragmas() { try connection.executeScript(pragma) }
+            try connection.executeScript("SELECT count(*) FROM sqlite_master")
+            return true
+        } catch let error as SQLiteError where error.extendedCode.primary == .notADatabase {
+            return false
+        } catch let error as SQLiteError where error.extendedCode.primary == .cantOpen {
+            // An immutable connection cannot open a WAL-mode file's -wal. SQLite looks at the
+            // journal mode only after page 1 decrypted; with a page HMAC that proves the key.
+            return options.resolved(for: version).usesHMAC == true
+        } catch {
+            throw diagnose(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import SQLCipherManager
+
+// MARK: - Version
+
+/// `cipherdb --version`: this tool's version and the SQLCipher and SQLite it is linked with.
+enum Version {
+    /// cipherdb's own version (the package's release).
+    static let cipherdb = "0.1.0"
+
+    static var text: String {
+        let sqlcipher = DatabaseManager.linkedSQLCipherVersion.map { "\($0)" } ?? "not linked"
+        return """
+            cipherdb \(cipherdb) (SQLCipherManager)
+            SQLCipher \(sqlcipher)
+            SQLite \(DatabaseManager.linkedSQLiteVersion ?? "unknown")
+            """
+    }
+}

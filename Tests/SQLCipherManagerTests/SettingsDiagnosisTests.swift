@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// `diagnoseCipherSettings`: the right password with other settings is found on real files
+/// written with each known set (by this library and by the Debian `sqlcipher` shell), a wrong
+/// password is told apart, and nothing on disk ever changes.
+@Suite struct SettingsDiagnosisTests {
+    /// A set no ladder tries, so every diagnosis below starts from a failed configuration.
+    static let unusual = CipherOptions(kdfIterations: 4321, allowsLegacyKDFIterations: true)
+
+    /// Writes `test.db` with `options` (iterations below the floor allowed) and one row, keyed with `password`.
+    static func write(_ dir: TemporaryDirectory, _ options: CipherOptions, password: String = "secret") throws -> URL {
+        var options = options
+        options.allowsLegacyKDFIterations = true
+        let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(cipher: options))
+        try manager.create(password: password)
+        try manager.execute("CREATE TABLE t(x TEXT)")
+        try manager.execute("INSERT INTO t VALUES ('MARKER')")
+        manager.close()
+        return dir.file()
+    }
+
+    static func diagnose(_ url: URL, password: String = "secret", alsoTrying extra: [CipherSettingsCandidate] = [])
+        throws -> CipherSettingsDiagnosis {
+        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: unusual))
+        #expect(thrownCase { try manager.open(password: password) } == "incorrectPasswordOrSettings")
+        return try manager.diagnoseCipherSettings(password: password, alsoTrying: extra)
+    }
+
+    /// The candidate found, after checking that it really opens the file.
+    static func found(_ diagnosis: CipherSettingsDiagnosis, _ url: URL, password: String = "secret") throws -> CipherSettingsCandidate {
+        guard case .opens(let candidate) = diagnosis else {
+            Issue.record("no set was found: \(diagnosis)")
+            throw Missing()
+        }
+        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: candidate.options))
+        try manager.open(password: password)
+        #expect(try manager.scalar(String.self, "SELECT x FROM t") == "MARKER")
+        manager.close()
+        return candidate
+    }
+
+    struct Missing: Error {}
+
+    @Test(arguments: [
+        (CipherOptions(kdfIterations: 4000), "SQLCipher 2 format", "kdf_iter 4000"),
+        (CipherOptions(kdfIterations: 4000, usesHMAC: false), "SQLCipher 1 format", "kdf_iter 4000 and no HMAC"),
+        (CipherOptions(pageSize: 4096), "SQLCipher 3 defaults with 4096-byte pages", "4096-byte pages"),
+        (CipherOptions(kdfIterations: 4000, pageSize: 8192), "SQLCipher 2 format with 8192-byte pages",
+         "kdf_iter 4000 and 8192-byte pages"),
+        (CipherOptions(kdfIterations: 4000, pageSize: 16384, usesHMAC: false), "SQLCipher 1 format with 16384-byte pages",
+         "kdf_iter 4000, 16384-byte pages and no HMAC"),
+    ])
+    func findsTheSetAFileWasWrittenWith(_ written: CipherOptions, _ name: String, _ summary: String) throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, written)
+        let candidate = try Self.found(Self.diagnose(url), url)
+        #expect(candidate.name == name)
+        #expect(candidate.summary == summary)
+    }
+
+    @Test func findsTheLinkedDefaults() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions())
+        let candidate = try Self.found(Self.diagnose(url), url)
+        #expect(candidate.options == CipherOptions())
+        #expect(candidate.summary == "the defaults")
+    }
+
+    @Test func aWrongPasswordOpensWithNoSetAndEveryKnownSetIsTried() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions(kdfIterations: 4000))
+        guard case .noKnownSettingsOpen(let tried) = try Self.diagnose(url, password: "not-it") else {
+            Issue.record("a wrong password was reported as right")
+            return
+        }
+        #expect(tried == DatabaseManager.knownCipherSettings)
+        #expect(tried.count == 12, "3 formats × 4 page sizes on SQLCipher 3")
+    }
+
+    @Test func callerSetsAreTriedFirst() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions(kdfIterations: 6000, pageSize: 2048))
+        #expect(try Self.diagnose(url) == .noKnownSettingsOpen(tried: DatabaseManager.knownCipherSettings))
+        let recorded = CipherSettingsCandidate(name: "recorded", options: CipherOptions(kdfIterations: 6000, pageSize: 2048, allowsLegacyKDFIterations: true))
+        #expect(try Self.found(Self.diagnose(url, alsoTrying: [recorded]), url) == recorded)
+    }
+
+    @Test func theConfiguredSetIsNotTriedAgain() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions(kdfIterations: 4000))
+        let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 64000)))
+        guard case .noKnownSettingsOpen(let tried) = try manager.diagnoseCipherSettings(password: "wrong") else {
+            Issue.record("a wrong password was reported as right")
+            return
+        }
+        #expect(!tried.contains { $0.name == "SQLCipher 3 defaults" }, "64000 is the 3.x default: already failed")
+        #expect(tried.count == 11)
+    }
+
+    @Test func nothingOnDiskChangesAndNoSidecarIsCreated() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions(kdfIterations: 4000, usesHMAC: false))
+        let before = FileSnapshot(dir.url)
+        let modified = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+        _ = try Self.found(Self.diagnose(url), url)
+        // `found` opened it read-write to check; diagnose again with nothing else touching it.
+        let settled = FileSnapshot(dir.url)
+        let settledDate = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+        _ = try Self.diagnose(url)
+        _ = try Self.diagnose(url, password: "wrong")
+        #expect(FileSnapshot(dir.url) == settled, "\(FileSnapshot(dir.url).differences(from: settled))")
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date == settledDate)
+        #expect(settled.files.keys.sorted() == before.files.keys.sorted())
+        #expect(modified != nil)
+    }
+
+    @Test func aWALModeFileIsFoundWithoutCreatingItsWALOrSHM() throws {
+        let dir = TemporaryDirectory()
+        let options = CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)
+        let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(cipher: options))
+        try manager.create(password: "secret")
+        try manager.execute("PRAGMA journal_mode = WAL")
+        try manager.execute("CREATE TABLE t(x TEXT)")
+        try manager.execute("INSERT INTO t VALUES ('MARKER')")
+        manager.close()
+        let before = FileSnapshot(dir.url)
+        #expect(!before.files.keys.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "\(before)")
+        guard case .opens(let candidate) = try Self.diagnose(dir.file()) else {
+            Issue.record("the WAL-mode file was not found")
+            return
+        }
+        #expect(candidate.name == "SQLCipher 2 format")
+        #expect(FileSnapshot(dir.url) == before, "\(FileSnapshot(dir.url).differences(from: before))")
+    }
+
+    @Test func fileProblemsAreReportedBeforeAnyKey() throws {
+        let dir = TemporaryDirectory()
+        let missing = DatabaseManager(url: dir.file("none.db"))
+        #expect(thrownCase { _ = try missing.diagnoseCipherSettings(password: "x") } == "fileNotFound")
+        try Fixture.makePlaintextDatabase(at: dir.file("plain.db"))
+        let plain = DatabaseManager(url: dir.file("plain.db"))
+        #expect(thrownCase { _ = try plain.diagnoseCipherSettings(password: "x") } == "plaintextDatabase")
+        #expect(thrownCase { _ = try DatabaseManager().diagnoseCipherSettings(password: "x") } == "notConfigured")
+    }
+
+    /// Files written by another client, the Debian `sqlcipher` shell, with each set's pragmas.
+    @Test(arguments: [
+        (["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_use_hmac = OFF;"], "SQLCipher 1 format"),
+        (["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_page_size = 4096;"], "SQLCipher 2 format with 4096-byte pages"),
+        (["PRAGMA cipher_page_size = 8192;"], "SQLCipher 3 defaults with 8192-byte pages"),
+    ])
+    func findsTheSetOfAFileTheShellWrote(_ pragmas: [String], _ name: String) throws {
+        let dir = TemporaryDirectory()
+        let script = (["PRAGMA key = 'secret';"] + pragmas + ["CREATE TABLE t(x TEXT);", "INSERT INTO t VALUES ('MARKER');"])
+            .joined(separator: "\n") + "\n"
+        let output = try sqlcipherShell(dir.file().path, script)
+        try #require(output.status == 0, "sqlcipher: \(output.stderr)")
+        let before = FileSnapshot(dir.url)
+        let diagnosis = try Self.diagnose(dir.file())
+        #expect(FileSnapshot(dir.url) == before)
+        #expect(try Self.found(diagnosis, dir.file()).name == name)
+    }
+
+    /// The README's sample: diagnose, take the found options, open.
+    @Test func theREADMESampleOpensWithTheFoundSettings() throws {
+        let dir = TemporaryDirectory()
+        let url = try Self.write(dir, CipherOptions(kdfIterations: 4000, usesHMAC: false))
+        let manager = DatabaseManager(url: url)
+        let password = "secret"
+        var said: [String] = []
+        do {
+            try manager.open(password: password)
+        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+            if case .opens(let found) = try manager.diagnoseCipherSettings(password: password) {
+                said.append("Right password; the file uses \(found.summary) (\(found.name))")
+                manager.configuration.cipher = found.options
+                try manager.open(password: password)
+            }
+        }
+        #expect(said == ["Right password; the file uses kdf_iter 4000 and no HMAC (SQLCipher 1 format)"])
+        #expect(try manager.scalar(String.self, "SELECT x FROM t") == "MARKER")
+    }
+
+    @Test func resolvingSpellsOutTheDefaults() {
+        let v3 = SQLCipherVersion(3, 4, 1)
+        #expect(CipherOptions().resolved(for: v3) == CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true))
+        #expect(CipherOptions(usesHMAC: false).resolved(for: v3).kdfIterations == 64000)
+        let v4 = SQLCipherVersion(4, 6, 1)
+        #expect(CipherOptions(compatibility: 3).resolved(for: v4)
+            == CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true, kdfAlgorithm: .sha1, hmacAlgorithm: .sha1))
+        #expect(CipherOptions().resolved(for: v4).kdfIterations == 256_000)
+        let ladder4 = CipherSettingsCandidate.known(for: v4)
+        #expect(ladder4.prefix(4).map(\.name) == ["SQLCipher 4 defaults", "SQLCipher 3 format", "SQLCipher 2 format", "SQLCipher 1 format"])
+        #expect(ladder4.count == 16)
+        #expect(ladder4.contains { $0.options == CipherOptions(pageSize: 1024) })
+        #expect(CipherSettingsCandidate.known(for: SQLCipherVersion(4, 0, 0)).count == 4, "no cipher_compatibility before 4.0.1")
+    }
+}

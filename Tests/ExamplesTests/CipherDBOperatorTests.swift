@@ -32,9 +32,9 @@ import Testing
     @Test func optionsMayComeBeforeTheCommand() throws {
         try cli.createDatabase("CREATE TABLE t(x); INSERT INTO t VALUES ('MARKER')")
         let environment = ["DBPW": password]
-        let verify = try cli(["--password-env", "DBPW", "--kdf-iter", "4000", "verify", "db.db"], environment: environment)
+        let verify = try cli(["--password-env", "DBPW"] + fast + ["verify", "db.db"], environment: environment)
         #expect(verify.status == 0, "\(verify.output)")
-        let exec = try cli(["--json", "--password-env=DBPW", "exec", "db.db", "SELECT x FROM t", "--kdf-iter", "4000"],
+        let exec = try cli(["--json", "--password-env=DBPW", "exec", "db.db", "SELECT x FROM t"] + fast,
                            environment: environment)
         #expect(exec.stdout == "[\n{\"x\":\"MARKER\"}\n]\n", "\(exec.output)")
         let misplaced = try cli(["--to", "out.db", "verify", "db.db"], environment: environment)

@@ -16,7 +16,13 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
         ),
-        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher"]),
+        // libcrypto (OpenSSL), which SQLCipher itself links: SHA-256 for the operation journal.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto"]),
         // Terminal input/output shared by the two programs below (not a product).
         .target(name: "TerminalIO"),
         .executableTarget(

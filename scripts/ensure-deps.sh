@@ -11,12 +11,16 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists sqlcipher 2>
     need_apt+=(libsqlcipher-dev)
 fi
 command -v sqlcipher >/dev/null 2>&1 || need_apt+=(sqlcipher)
+# libcrypto's headers (SHA-256 for the operation journal; SQLCipher links libcrypto itself).
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcrypto 2>/dev/null; then
+    need_apt+=(libssl-dev)
+fi
 
 [ ${#need_apt[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = "Darwin" ]; then
     if command -v brew >/dev/null 2>&1; then
-        brew install sqlcipher pkg-config
+        brew install sqlcipher pkg-config openssl
         exit 0
     fi
     echo "error: SQLCipher is missing. Install Homebrew, then: brew install sqlcipher pkg-config" >&2

@@ -36,7 +36,7 @@ extension DatabaseManager {
                 plaintext.cipher = CipherOptions()
                 let operation = ExportOperation(
                     operation: "decrypt", target: target, install: .create, key: nil, configuration: plaintext)
-                try operation.run(source: db.connection, releaseSource: {}, progress: progress)
+                try operation.run(source: db.connection, lockConnection: nil, releaseSource: {}, progress: progress)
             } catch {
                 throw Self.diagnose(error, path: target)
             }

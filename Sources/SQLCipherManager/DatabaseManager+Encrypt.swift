@@ -76,7 +76,12 @@ extension DatabaseManager {
             let writable = destination == nil || FileSystem.isWritable(source)
             let connection = try connect(path: source, mode: writable ? .readWrite : .readOnly, key: nil, configuration: configuration)
             defer { connection.close() }
-            try operation.run(source: connection, releaseSource: { connection.close() }, progress: progress)
+            // In place, plain SQLite connections of other programs may be writing the file:
+            // a connection of its own holds its write lock until the encrypted copy replaced it.
+            let lockConnection = { try connect(path: source, mode: .readWrite, key: nil, configuration: configuration) }
+            try operation.run(
+                source: connection, lockConnection: destination == nil ? lockConnection : nil,
+                releaseSource: { connection.close() }, progress: progress)
         } catch {
             throw diagnose(error, path: destination ?? source)
         }

@@ -4,10 +4,20 @@ extension DatabaseManager {
     /// Runs `body` with the open database, holding the manager's lock for its whole duration so
     /// no other thread interleaves statements.
     ///
-    /// - Throws: ``DatabaseManagerError/notOpen`` when closed, or what `body` throws
-    ///   (statements throw ``SQLiteError``).
+    /// - Throws: ``DatabaseManagerError/notOpen`` when closed,
+    ///   ``DatabaseManagerError/databaseReplaced(path:)`` when another program re-encrypted and
+    ///   replaced the file under this connection (checked before `body`, and when a statement
+    ///   fails), or what `body` throws (statements throw ``SQLiteError``).
     public func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        try locked { try body(try requireDatabase()) }
+        try locked {
+            let db = try requireDatabase()
+            do {
+                return try body(db)
+            } catch let error as SQLiteError {
+                if let replaced = replacementError(of: db) { throw replaced }
+                throw error
+            }
+        }
     }
 
     /// Runs `body` in a transaction (see ``Database/transaction(_:_:)``): commit on return,

@@ -26,7 +26,9 @@ extension DatabaseManager {
     }
 
     @discardableResult
-    static func recoverInterruptedOperation(atPath target: String) throws -> RecoveryOutcome {
+    static func recoverInterruptedOperation(atPath path: String) throws -> RecoveryOutcome {
+        // The journal, copy and lock sit beside the real file, as SQLite's own sidecars do.
+        let target = FileSystem.resolvedPath(path)
         let journalPath = OperationJournal.path(for: target)
         let traces = [journalPath, journalPath + ".tmp", target + OperationLock.suffix]
         guard traces.contains(where: { FileSystem.size(of: $0) != nil }) else { return .nothingToRecover }
@@ -49,16 +51,20 @@ extension DatabaseManager {
             try OperationJournal.remove(for: target)
             return outcome
         } catch {
-            throw diagnose(error, path: target)
+            throw diagnose(error, path: path)
         }
     }
 
     /// Installs a verified copy (phase `install`) or leaves the target as it was (phase
-    /// `export`, or a target that was written to or replaced since the copy was verified).
+    /// `export`, or a target that was written to or replaced since the copy was verified, or a
+    /// copy whose SHA-256 is not the one recorded when it was verified).
     private static func resolve(_ journal: OperationJournal, target: String) throws -> RecoveryOutcome {
         let temporary = journal.temporaryPath(for: target)
         guard journal.phase == .install else { return .rolledBack }
         guard DatabaseFile(path: temporary).exists else { return .completed }
+        guard let digest = journal.copyDigest, (try? FileSystem.sha256(of: temporary)) == digest else {
+            return .discardedUnprovenCopy
+        }
         switch journal.install {
         case .replace:
             guard !ExportOperation.hasLiveSidecar(target),

@@ -6,8 +6,7 @@ extension DatabaseManager {
     /// Changes the open database's password, and optionally its cipher settings, crash-safely
     /// (the original's `rekeyDatabaseWithOptions:…`, hardened).
     ///
-    /// Export-based, as Zetetic recommends instead of `PRAGMA rekey`: a WAL database is
-    /// checkpointed (`PRAGMA wal_checkpoint(TRUNCATE)`), a new file `<db>.scm-rekey` is attached
+    /// Export-based, as Zetetic recommends instead of `PRAGMA rekey`: a new file `<db>.scm-rekey` is attached
     /// with `ATTACH DATABASE ? AS … KEY ?` (path and key bound, never in SQL text), `options`
     /// (or the current ``DatabaseConfiguration/cipher``) are applied to it (`PRAGMA ….kdf_iter`,
     /// `cipher_page_size`, `cipher_use_hmac`), `SELECT sqlcipher_export(…)` copies everything in
@@ -18,9 +17,17 @@ extension DatabaseManager {
     /// configuration's cipher options become `options`. The new file keeps the old one's
     /// permissions (and, as root, its owner).
     ///
-    /// Close every other connection to the file first (other managers, other processes): they
-    /// would keep using the replaced file. In WAL mode a connection left open is detected and
-    /// the rekey fails before the swap.
+    /// Other connections may stay open. From the start of the export until the new file is in
+    /// place no other connection, in this process or another, can commit to the file: a
+    /// connection of the rekey's own holds its write lock (`BEGIN IMMEDIATE`: RESERVED, or the
+    /// WAL write lock, waiting up to ``DatabaseConfiguration/busyTimeout`` for a writer that is
+    /// mid-transaction; a writer that cannot get it meanwhile gets `SQLITE_BUSY`). Every commit
+    /// acknowledged before is in the new file. Other managers of this process on the same file
+    /// (siblings) are paused (a call of theirs waits) and then reopened with the new key; their
+    /// delegates hear `didRekeyDatabase`. Connections of other programs left on the old file
+    /// can no longer use it (the old file is retired: their next statement fails, and a
+    /// manager reports ``DatabaseManagerError/databaseReplaced(path:)``). A WAL database that
+    /// another program has open is not rekeyed: ``DatabaseManagerError/openElsewhere(path:processID:)``.
     ///
     /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didEncounterRekeyError`. After a
     /// failure the database is intact, still opens with the old password, and is open again.
@@ -65,20 +72,29 @@ extension DatabaseManager {
         if let options { newConfiguration.cipher = options }
         try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+        guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify { $0.databaseManagerWillRekeyDatabase(self) }
+        var siblings: [DatabaseManager] = []
         do {
+            siblings = try pauseSiblings(of: db.connection)
             let operation = ExportOperation(
                 operation: "rekey", target: path, install: .replace, key: key, configuration: newConfiguration)
-            try operation.run(source: db.connection, releaseSource: { closeConnection() }, progress: progress)
+            let oldConfiguration = configuration
+            try operation.run(
+                source: db.connection,
+                lockConnection: { try Self.connect(path: path, mode: .readWrite, key: oldKey, configuration: oldConfiguration) },
+                releaseSource: { closeConnection() }, progress: progress)
         } catch {
             let error = Self.diagnose(error, path: path)
             reconnectIfClosed(path: path)
+            restoreSiblings(siblings)
             notify { $0.databaseManager(self, didEncounterRekeyError: error) }
             throw error
         }
         configuration = newConfiguration
         cachedKey = key
         closeConnection()
+        reopenSiblings(siblings, key: key, cipher: newConfiguration.cipher)
         do {
             database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: key, configuration: newConfiguration))
         } catch {

@@ -40,8 +40,10 @@ public final class DatabaseManager: @unchecked Sendable {
     private var _configuration: DatabaseConfiguration
     private weak var _delegate: (any DatabaseManagerDelegate)?
     private var _schemaMigrator: (any SchemaMigrator)?
-    /// The open connection's façade, `nil` when closed.
-    var database: Database?
+    /// The open connection's façade, `nil` when closed. Kept in the ``SiblingRegistry``.
+    var database: Database? {
+        didSet { SiblingRegistry.shared.update(self, identity: database?.connection.identity) }
+    }
     /// The key of the open (or last open) database; zeroed when replaced or on close.
     var cachedKey: SecretBytes?
 
@@ -51,7 +53,10 @@ public final class DatabaseManager: @unchecked Sendable {
         _configuration = configuration
     }
 
-    deinit { database?.connection.close() }
+    deinit {
+        SiblingRegistry.shared.update(self, identity: nil)
+        database?.connection.close()
+    }
 
     /// Runs `body` while holding the manager's recursive lock.
     func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -134,9 +139,12 @@ public final class DatabaseManager: @unchecked Sendable {
         database = nil
     }
 
-    /// The open database, or ``DatabaseManagerError/notOpen``.
+    /// The open database, or ``DatabaseManagerError/notOpen``, or
+    /// ``DatabaseManagerError/databaseReplaced(path:)`` when another program replaced the file
+    /// under the connection (one `stat` per call).
     func requireDatabase() throws -> Database {
         guard let database else { throw DatabaseManagerError.notOpen }
+        if let error = replacementError(of: database) { throw error }
         return database
     }
 

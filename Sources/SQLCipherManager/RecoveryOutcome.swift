@@ -11,4 +11,8 @@ public enum RecoveryOutcome: String, Sendable, Hashable {
     /// The copy was complete and verified: it was installed (new key, or encrypted), or had
     /// been already, and the leftovers were removed.
     case completed
+    /// The journal said the copy was verified, but the file found in the copy's place is not
+    /// the one that was (its SHA-256 differs, or none was recorded): it was removed unread and
+    /// the file is as it was before the operation.
+    case discardedUnprovenCopy
 }

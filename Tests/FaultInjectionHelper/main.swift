@@ -6,7 +6,10 @@ import SQLCipherManager
 // clock starts there) and DONE when it finished.
 //
 //   FaultInjectionHelper <flow> <folder>
-//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt
+//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, ledger-writer
+//
+// ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
+// LedgerWriter.swift).
 //
 // Files: <folder>/test.db (the template copy), <folder>/out.db (encrypt-to-path, decrypt).
 // Passwords: "old-secret" (the encrypted template), "new-secret" (the result). KDF: 4000 iterations.
@@ -55,6 +58,8 @@ do {
         let manager = DatabaseManager(url: database, configuration: adopting)
         ready()
         try manager.open(password: "new-secret")
+    case "ledger-writer":
+        try LedgerWriter(folder: folder).run()
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

@@ -6,10 +6,14 @@ import Testing
 /// suite reaches them with real kills.
 @Suite("Recovery of interrupted operations")
 struct RecoveryTests {
+    /// A journal as the engine writes it: in phase `install`, with the SHA-256 of the copy
+    /// found in the folder (the digest recorded once the copy was verified).
     private func journal(_ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
                          operation: String = "rekey", target: URL) throws {
         let name = ExportOperation.temporaryName(for: target.path, operation: operation)
-        try OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name).write(for: target.path)
+        var journal = OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name)
+        if phase == .install { journal.copyDigest = try? FileSystem.sha256(of: journal.temporaryPath(for: target.path)) }
+        try journal.write(for: target.path)
     }
 
     /// A database ("old-secret"), its verified rekey copy ("new-secret") and an install-phase
@@ -19,9 +23,38 @@ struct RecoveryTests {
         try RichDatabase.makeEncrypted(in: dir)
         try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
         let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
-        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
-                             targetStamp: FileSystem.stamp(of: dir.file().path)).write(for: dir.file().path)
+        var journal = OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
+                                       targetStamp: FileSystem.stamp(of: dir.file().path))
+        journal.copyDigest = try FileSystem.sha256(of: dir.file("test.db.scm-rekey").path)
+        try journal.write(for: dir.file().path)
         return dir
+    }
+
+    @Test("a copy that is not the verified one (junk, or no digest recorded) is never installed, whatever the password",
+          arguments: [true, false])
+    func unprovenCopyIsDiscarded(recordsDigest: Bool) throws {
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        if !recordsDigest {
+            var journal = try #require(try OperationJournal.read(for: dir.file().path))
+            journal.copyDigest = nil
+            try journal.write(for: dir.file().path)
+        } else {
+            try Data(repeating: 0x5A, count: 4096).write(to: dir.file("test.db.scm-rekey"))
+        }
+        let original = Fixture.bytes(dir.file())
+
+        #expect(dir.openResult(password: "wrong-password") == "incorrectPasswordOrSettings")
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(dir.openResult(password: "old-secret") == "none")
+    }
+
+    @Test("recovery reports a discarded copy")
+    func discardedCopyIsReported() throws {
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        try Data(repeating: 0x5A, count: 4096).write(to: dir.file("test.db.scm-rekey"))
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .discardedUnprovenCopy)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
     }
 
     @Test("killed while exporting: the partial copy is removed and the old password opens the file")

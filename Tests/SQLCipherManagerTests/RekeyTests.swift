@@ -189,25 +189,66 @@ struct RekeyTests {
 
     // MARK: - Failures after willRekey
 
-    @Test("another connection has the WAL database open: the swap is refused, the old database stays whole")
-    func rekeyWhileAnotherConnectionIsOpen() throws {
+    @Test("another manager of this process has the database open: it is paused, then reopened with the new key",
+          arguments: [false, true])
+    func rekeyWithSiblingOpen(wal: Bool) throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, wal: wal)
+        let other = dir.manager()
+        let otherDelegate = RecordingDelegate()
+        other.delegate = otherDelegate
+        try other.open(password: "old-secret")
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        try manager.open(password: "old-secret")
+
+        try manager.rekey(to: "new-secret")
+        #expect(delegate.events == [.opened, .willRekey, .didRekey])
+        #expect(otherDelegate.events == [.opened, .didRekey])
+        #expect(FileSnapshot(dir.url).leftovers == [])
+        try other.execute("INSERT INTO tag(name, weight) VALUES ('other', 1)")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
+        #expect(other.isCurrentPassword("new-secret"))
+        manager.close()
+        other.close()
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        #expect(try dir.withOpened(password: "new-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
+    }
+
+    @Test("another program has the WAL database open: openElsewhere names its process, the old database stays whole")
+    func rekeyWhileAnotherProgramHasWALOpen() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir, wal: true)
-        let other = dir.manager()
-        try other.open(password: "old-secret")
+        let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
+        // The shell keeps the database open (reading its stdin) until the pipe closes.
+        let process = Process()
+        process.executableURL = shell
+        process.arguments = [dir.file().path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
+        input.fileHandleForWriting.write(Data("PRAGMA key = 'old-secret';\nPRAGMA kdf_iter = 4000;\nSELECT count(*) FROM tag;\n".utf8))
+        _ = output.fileHandleForReading.availableData
         let manager = dir.manager()
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         try manager.open(password: "old-secret")
         let original = Fixture.bytes(dir.file())
 
-        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "busy")
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("busy")])
+        let error = thrownError { try manager.rekey(to: "new-secret") }
+        guard case .openElsewhere(_, let pid)? = error as? DatabaseManagerError else {
+            Issue.record("expected openElsewhere, got \(String(describing: error))")
+            return
+        }
+        #expect(pid == Int(process.processIdentifier))
+        #expect(delegate.events == [.opened, .willRekey, .rekeyError("openElsewhere")])
         #expect(Fixture.bytes(dir.file()) == original)
         #expect(FileSnapshot(dir.url).leftovers == [])
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
-        try other.execute("INSERT INTO tag(name, weight) VALUES ('other', 1)")
-        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
     }
 
     @Test("a read-only database file: permissionDenied, file unchanged, still open with the old password",

@@ -78,6 +78,16 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// Another process or manager is rekeying, encrypting or decrypting this file right now
     /// (it holds `<file>.scm-lock`). Nothing was changed.
     case operationInProgress(path: String)
+    /// Another program or manager re-encrypted the file (rekey, encrypt, settings change) and
+    /// replaced it while this connection was open on the old copy. The connection was closed
+    /// and nothing was written to the old copy: open the database again with its current
+    /// password (and settings).
+    case databaseReplaced(path: String)
+    /// A re-encryption (rekey, encrypt in place, settings change) of a WAL database was refused
+    /// because another program still has the database open (`processID`, when known): replacing
+    /// the file under it would strand that program's next commits in the old file. Nothing was
+    /// changed. Close the database in that program, then run again.
+    case openElsewhere(path: String, processID: Int?)
     /// A statement failed.
     case sqlite(SQLiteError)
 
@@ -160,6 +170,13 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .operationInProgress(let path):
             return "Another process or manager is changing the key or encryption of \(path) right now. "
                 + "Wait for it to finish, then try again."
+        case .databaseReplaced(let path):
+            return "\(path) was re-encrypted and replaced by another program or manager while this connection had it "
+                + "open; nothing was written to the old copy. Open it again with its current password and settings."
+        case .openElsewhere(let path, let processID):
+            return "\(path) is open in another program" + (processID.map { " (process \($0))" } ?? "")
+                + ", and replacing a WAL database under an open connection would lose that program's next writes. "
+                + "Nothing was changed. Close the database in that program (or stop it), then run this again."
         case .sqlite(let error):
             return error.description
         }

@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - Export target
 
-/// Where and how ``Connection/export(to:checkpoint:progress:)`` writes its copy.
+/// Where and how ``Connection/export(to:progress:)`` writes its copy.
 struct ExportTarget {
     /// The file to write; it must not exist.
     let path: String
@@ -31,13 +31,12 @@ extension Connection {
     /// cipher pragmas on `scm_export`, then in one transaction `SELECT sqlcipher_export('scm_export')`
     /// and the `user_version` and `application_id` that export does not copy; finally `DETACH`.
     ///
-    /// Foreign keys are off during the copy (rows arrive table by table). With `checkpoint`, a
-    /// WAL database is first checkpointed (`wal_checkpoint(TRUNCATE)`) so that its main file
-    /// holds every committed page. `progress` hears the fraction of the source's size written.
-    func export(to target: ExportTarget, checkpoint: Bool, progress: ProgressReporter) throws -> ExportResult {
+    /// Foreign keys are off during the copy (rows arrive table by table). A WAL database is
+    /// read through its `-wal` like any reader does, so the copy holds every committed page.
+    /// `progress` hears the fraction of the source's size written.
+    func export(to target: ExportTarget, progress: ProgressReporter) throws -> ExportResult {
         let db = Database(connection: self)
         let isWAL = try db.scalar(String.self, "PRAGMA main.journal_mode")?.lowercased() == "wal"
-        if isWAL, checkpoint { try checkpointWAL(db) }
         let foreignKeys = try db.scalar(Bool.self, "PRAGMA foreign_keys") ?? false
         if foreignKeys { try executeScript("PRAGMA foreign_keys = OFF") }
         defer { if foreignKeys { try? executeScript("PRAGMA foreign_keys = ON") } }
@@ -111,18 +110,6 @@ extension Connection {
         // A positive current value counts pages; compare as KiB at the smallest page size.
         let currentKiB = current < 0 ? -current : current
         return currentKiB >= -wanted ? current : wanted
-    }
-
-    /// `PRAGMA wal_checkpoint(TRUNCATE)`; fails with `SQLITE_BUSY` when another connection keeps
-    /// frames in the `-wal`.
-    private func checkpointWAL(_ db: Database) throws {
-        let busy = try db.fetchOne("PRAGMA main.wal_checkpoint(TRUNCATE)")?.value(0, as: Int.self) ?? 0
-        guard busy == 0 else {
-            throw SQLiteError(
-                extendedCode: .busy,
-                message: "the -wal file could not be checkpointed: another connection is using the database",
-                sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
-        }
     }
 }
 

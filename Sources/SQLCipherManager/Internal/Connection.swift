@@ -48,6 +48,10 @@ final class Connection {
     private var lastStatement: Statement?
     private var progressHandler: ProgressHandler?
     private(set) var isClosed = false
+    /// The device and inode of the file this connection opened (`stat` right after the open),
+    /// `nil` for an in-memory database. When the path later names another file, the database
+    /// was replaced under this connection.
+    private(set) var identity: FileIdentity?
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     init(path: String, mode: Mode) throws {
@@ -66,6 +70,7 @@ final class Connection {
         handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        identity = FileSystem.identity(of: path)
     }
 
     deinit { close() }
@@ -195,6 +200,13 @@ final class Connection {
 
     /// `sqlite3_get_autocommit`: `false` inside a transaction.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// `true` when the path now names another file than the one this connection opened (or
+    /// none): another program or manager replaced (or removed) the database under it.
+    var fileWasReplaced: Bool {
+        guard let identity else { return false }
+        return FileSystem.identity(of: path) != identity
+    }
 
     /// `sqlite3_interrupt`: makes a running statement fail with SQLITE_INTERRUPT.
     func interrupt() { sqlite3_interrupt(handle) }

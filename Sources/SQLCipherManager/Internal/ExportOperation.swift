@@ -22,11 +22,13 @@ struct ExportOperation {
         key: SecretBytes?, configuration: DatabaseConfiguration
     ) {
         self.operation = operation
-        self.target = target
+        // Through a symbolic link, the real file is the one replaced (the link stays a link),
+        // and its journal, lock and copy sit beside it, where SQLite puts its own sidecars.
+        self.target = FileSystem.resolvedPath(target)
         self.install = install
         self.configuration = configuration
-        let temporary = (DatabaseFile(path: target).directory as NSString)
-            .appendingPathComponent(Self.temporaryName(for: target, operation: operation))
+        let temporary = (DatabaseFile(path: self.target).directory as NSString)
+            .appendingPathComponent(Self.temporaryName(for: self.target, operation: operation))
         copy = ExportTarget(path: temporary, key: key, options: configuration.cipher)
     }
 
@@ -39,10 +41,15 @@ struct ExportOperation {
 
     // MARK: - Running
 
-    /// Checks, journals, exports, verifies, calls `releaseSource` (which must close every
-    /// connection to a file being replaced), then installs the copy. Any failure before the
+    /// Checks, journals, takes the source's write lock (replace: on a connection from
+    /// `lockConnection`, see ``SourceWriteLock``), exports, verifies, calls `releaseSource`
+    /// (which must close every other connection of this process to a file being replaced),
+    /// shuts out readers, installs the copy and retires the old file. Any failure before the
     /// install removes the copy and the journal and leaves the target as it was.
-    func run(source: Connection, releaseSource: () -> Void, progress: ((Double) -> Void)?) throws {
+    func run(
+        source: Connection, lockConnection: (() throws -> Connection)?, releaseSource: () -> Void,
+        progress: ((Double) -> Void)?
+    ) throws {
         try preflight(sourcePath: source.path)
         guard let lock = try OperationLock.acquire(for: target) else {
             throw DatabaseManagerError.operationInProgress(path: target)
@@ -53,22 +60,14 @@ struct ExportOperation {
         var journal = OperationJournal(
             operation: operation, install: install, phase: .export, temporaryName: (copy.path as NSString).lastPathComponent)
         try journal.write(for: target)
+        var writeLock: SourceWriteLock?
+        defer { writeLock?.close() }
         do {
-            try FileSystem.removeDatabaseFiles(copy.path)
-            // ATTACH opens with the main connection's flags, which may lack SQLITE_OPEN_CREATE:
-            // an empty file is an empty database to SQLite.
-            guard FileManager.default.createFile(atPath: copy.path, contents: nil) else {
-                throw FileSystem.Failure(operation: "create", path: copy.path, code: errno)
-            }
-            // The copy is as private as the source; a plaintext copy is readable by its owner only.
-            try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
-            let result = try source.export(to: copy, checkpoint: install == .replace, progress: reporter)
-            try verifyCopy(result)
+            if install == .replace, let lockConnection { writeLock = try SourceWriteLock(connection: lockConnection()) }
+            journal.copyDigest = try exportAndVerify(source: source, progress: reporter)
             reporter(0.95)
             releaseSource()
-            if install == .replace, Self.hasLiveSidecar(target) || (result.sourceIsWAL && Self.walExists(target)) {
-                throw Self.busyError
-            }
+            if let writeLock { try prepareReplacement(under: writeLock) }
             journal.phase = .install
             if install == .replace { journal.targetStamp = FileSystem.stamp(of: target) }
             try journal.write(for: target)
@@ -77,10 +76,47 @@ struct ExportOperation {
             rollBack()
             throw error
         }
+        // The copy is in place: from here on nothing undoes it. A failure to retire the old
+        // file leaves connections still open on it able to write there; none can reach the new one.
+        try? writeLock?.retireReplacedFile()
         try? FileSystem.removeDatabaseFiles(copy.path)
         try? OperationJournal.remove(for: target)
         reporter(1)
     }
+
+    /// Writes the copy, verifies it on a fresh connection, flushes it and returns its SHA-256,
+    /// which the journal records so that recovery installs only this very file.
+    private func exportAndVerify(source: Connection, progress: ProgressReporter) throws -> String {
+        try FileSystem.removeDatabaseFiles(copy.path)
+        // ATTACH opens with the main connection's flags, which may lack SQLITE_OPEN_CREATE:
+        // an empty file is an empty database to SQLite.
+        try FileSystem.createEmptyFile(copy.path)
+        // The copy is as private as the source; a plaintext copy is readable by its owner only.
+        try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
+        let result = try source.export(to: copy, progress: progress)
+        try verifyCopy(result)
+        return try FileSystem.sha256(of: copy.path)
+    }
+
+    /// Just before a replace, with every connection of this process but the lock's closed:
+    /// waits for readers (rollback journal), refuses when another program has a WAL database
+    /// open (replacing it would strand that program's next commits in the old `-wal`, and its
+    /// close would delete the new file's `-wal` by name), and when a `-journal` holds data.
+    private func prepareReplacement(under writeLock: SourceWriteLock) throws {
+        do {
+            try writeLock.shutOutReaders(timeout: configuration.busyTimeout)
+        } catch let error as SQLiteError {
+            throw DatabaseManagerError.busy(path: target, underlying: error)
+        }
+        if writeLock.isWAL, let pid = FileSystem.otherProcessLocking(target + "-shm", offset: Self.walOpenLockOffset) {
+            throw DatabaseManagerError.openElsewhere(path: target, processID: Int(pid))
+        }
+        if !writeLock.isWAL, Self.hasLiveSidecar(target) { throw Self.busyError }
+    }
+
+    /// The byte of a WAL database's `-shm` on which every connection to it holds a shared lock
+    /// (SQLite's `UNIX_SHM_DMS`: 120 + 8).
+    static let walOpenLockOffset = 128
 
     /// Refuses before anything is written: a folder or file that cannot be written, a target
     /// that exists (create), or less free space than twice the source (file, -wal and -journal).

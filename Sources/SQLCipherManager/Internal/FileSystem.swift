@@ -47,6 +47,30 @@ enum FileSystem {
         }
     }
 
+    /// Creates an empty file that must not exist yet (`open(O_CREAT | O_EXCL)`), readable and
+    /// writable by its owner only.
+    static func createEmptyFile(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
+        close(fd)
+    }
+
+    /// Writes `data` to `path`, creating or truncating it (`open`, `write`), owner-only for a new file.
+    static func write(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw Failure(operation: "write", path: path, code: errno) }
+                offset += written
+            }
+        }
+    }
+
     /// `true` when the process may write in the folder (`access(W_OK)`).
     static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
 }
@@ -68,3 +92,4 @@ extension DatabaseManagerError {
 // The C functions, named apart from FileSystem's own methods.
 private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
 private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

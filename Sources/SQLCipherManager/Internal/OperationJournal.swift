@@ -7,7 +7,7 @@ import Foundation
 ///
 /// It holds no key and no data: only the operation's name, how the new file is installed,
 /// the phase reached, the name of the temporary file (in the same folder) and, once the copy is
-/// verified, the target's stamp (device, inode, size, modification time). Every write goes
+/// verified, the target's stamp (device, inode, size, modification time) and the copy's SHA-256. Every write goes
 /// to `<journal>.tmp`, is flushed (`fsync`), renamed over the journal and the folder flushed,
 /// so a reader sees either the previous phase or the new one, never half a file.
 struct OperationJournal: Equatable {
@@ -41,6 +41,9 @@ struct OperationJournal: Equatable {
     /// the copy was verified (``FileSystem/stamp(of:)``). Recovery installs the copy only over
     /// that same, unmodified file.
     var targetStamp: String?
+    /// Once the copy is verified: the SHA-256 of the copy's bytes. Recovery installs a copy
+    /// only when its digest is this one, so a file put in the copy's place is never installed.
+    var copyDigest: String?
 
     /// The journal's path for a target file.
     static func path(for target: String) -> String { target + suffix }
@@ -53,6 +56,7 @@ struct OperationJournal: Equatable {
         var lines = [Self.signature, "operation=\(operation)", "install=\(install.rawValue)",
                      "phase=\(phase.rawValue)", "temporary=\(temporaryName)"]
         if let targetStamp { lines.append("target=\(targetStamp)") }
+        if let copyDigest { lines.append("digest=\(copyDigest)") }
         return (lines + [""]).joined(separator: "\n")
     }
 
@@ -73,6 +77,7 @@ struct OperationJournal: Equatable {
         else { return nil }
         self.init(operation: operation, install: install, phase: phase, temporaryName: temporaryName)
         targetStamp = fields["target"]
+        copyDigest = fields["digest"]
     }
 
     init(operation: String, install: Install, phase: Phase, temporaryName: String, targetStamp: String? = nil) {
@@ -104,9 +109,7 @@ struct OperationJournal: Equatable {
     func write(for target: String) throws {
         let path = Self.path(for: target)
         let staging = path + ".tmp"
-        guard FileManager.default.createFile(atPath: staging, contents: Data(encoded.utf8)) else {
-            throw FileSystem.Failure(operation: "create", path: staging, code: errno)
-        }
+        try FileSystem.write(Data(encoded.utf8), to: staging)
         try FileSystem.sync(staging)
         try FileSystem.rename(staging, to: path)
         try FileSystem.sync(DatabaseFile(path: target).directory)

@@ -1,0 +1,114 @@
+import Foundation
+
+// MARK: - Sibling managers
+
+/// Every manager of this process that has a database open, by the identity (device and
+/// inode) of the open file: managers on the same file are *siblings*. A key change through
+/// one of them pauses the others, and afterwards opens them again with the new key.
+final class SiblingRegistry: @unchecked Sendable {
+    // @unchecked: `entries` is read and written only under `lock`, which is never held while
+    // calling out.
+    static let shared = SiblingRegistry()
+
+    private struct Entry {
+        weak var manager: DatabaseManager?
+        let identity: FileIdentity
+    }
+
+    private let lock = NSLock()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+
+    /// Records `manager`'s open file, or forgets it (`nil`: closed).
+    func update(_ manager: DatabaseManager, identity: FileIdentity?) {
+        lock.withLock {
+            if let identity {
+                entries[ObjectIdentifier(manager)] = Entry(manager: manager, identity: identity)
+            } else {
+                entries[ObjectIdentifier(manager)] = nil
+            }
+        }
+    }
+
+    /// The other managers with the file of this identity open.
+    func siblings(of manager: DatabaseManager, identity: FileIdentity) -> [DatabaseManager] {
+        lock.withLock {
+            entries.compactMap { key, entry in
+                key != ObjectIdentifier(manager) && entry.identity == identity ? entry.manager : nil
+            }
+        }
+    }
+}
+
+extension DatabaseManager {
+    /// The siblings of this manager's open file, each held under its own lock (waiting up to
+    /// the busy timeout for a sibling that is inside a call, such as a transaction, to finish)
+    /// with its connection closed. Release them with ``reopenSiblings(_:key:cipher:)`` or
+    /// ``restoreSiblings(_:)``.
+    ///
+    /// - Throws: ``DatabaseManagerError/busy(path:underlying:)`` when a sibling stays busy;
+    ///   then no sibling is held.
+    func pauseSiblings(of connection: Connection) throws -> [DatabaseManager] {
+        guard let identity = connection.identity else { return [] }
+        var paused: [DatabaseManager] = []
+        for sibling in SiblingRegistry.shared.siblings(of: self, identity: identity) {
+            guard sibling.lock.lock(before: Date(timeIntervalSinceNow: configuration.busyTimeout)) else {
+                restoreSiblings(paused)
+                throw DatabaseManagerError.busy(path: connection.path, underlying: SQLiteError(
+                    extendedCode: .busy,
+                    message: "another DatabaseManager of this process kept the database busy for longer than the busy timeout"))
+            }
+            // Its file may have changed while we waited for it.
+            guard sibling.database?.connection.identity == identity else {
+                sibling.lock.unlock()
+                continue
+            }
+            sibling.closeConnection()
+            paused.append(sibling)
+        }
+        return paused
+    }
+
+    /// After a key change: opens each paused sibling again with the new key (and cipher
+    /// settings), caches the key, tells its delegate `didRekeyDatabase`, and lets it go. A
+    /// sibling that cannot be opened stays closed and hears `didEncounterDatabaseError`.
+    func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, cipher: CipherOptions) {
+        for sibling in siblings {
+            defer { sibling.lock.unlock() }
+            sibling.configuration.cipher = cipher
+            sibling.cachedKey = key
+            guard let path = sibling.databasePath else { continue }
+            do {
+                sibling.database = Database(connection: try Self.connect(
+                    path: path, mode: .readWrite, key: key, configuration: sibling.configuration))
+                sibling.notify { $0.databaseManagerDidRekeyDatabase(sibling) }
+            } catch {
+                let error = Self.diagnose(error, path: path)
+                sibling.notify { $0.databaseManager(sibling, didEncounterDatabaseError: error) }
+            }
+        }
+    }
+
+    /// After a failed key change: opens each paused sibling again with its own cached key, and lets it go.
+    func restoreSiblings(_ siblings: [DatabaseManager]) {
+        for sibling in siblings {
+            defer { sibling.lock.unlock() }
+            guard let path = sibling.databasePath, let key = sibling.cachedKey else { continue }
+            sibling.database = (try? Self.connect(
+                path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
+        }
+    }
+
+    // MARK: - A file replaced by another program
+
+    /// ``DatabaseManagerError/databaseReplaced(path:)`` when the open file was replaced (or
+    /// removed) under the connection: then the connection is closed without touching the new
+    /// file's sidecars and the delegate hears `didEncounterDatabaseError`. `nil` otherwise.
+    func replacementError(of db: Database) -> DatabaseManagerError? {
+        guard db.connection.fileWasReplaced else { return nil }
+        let error = DatabaseManagerError.databaseReplaced(path: db.connection.path)
+        db.connection.keepWALOnClose()
+        closeConnection()
+        notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+        return error
+    }
+}

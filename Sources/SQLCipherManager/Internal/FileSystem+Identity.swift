@@ -1,0 +1,86 @@
+internal import CCrypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Identity, real paths, digests, other processes' locks
+
+/// A file's device and inode: what stays the same while a file is written and changes when
+/// another file is renamed over its path.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+}
+
+extension FileSystem {
+    /// The identity of the file at `path`, following symbolic links (`stat`); `nil` when there is none.
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The path with every symbolic link resolved (`realpath`), as SQLite itself resolves it
+    /// (since 3.10) before naming its `-journal`, `-wal` and `-shm`: the files beside the real
+    /// file are the ones that count. For a path that does not exist yet, its folder is
+    /// resolved and the name kept. A path that cannot be resolved is returned as given.
+    static func resolvedPath(_ path: String) -> String {
+        if let real = realPath(path) { return real }
+        let name = (path as NSString).lastPathComponent
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !name.isEmpty, let folder = realPath(parent.isEmpty ? "." : parent) else { return path }
+        return (folder as NSString).appendingPathComponent(name)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The SHA-256 of a file's bytes, as 64 hex characters (libcrypto's EVP interface).
+    static func sha256(of path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
+        defer { close(fd) }
+        guard let context = EVP_MD_CTX_new() else { throw Failure(operation: "sha256", path: path, code: ENOMEM) }
+        defer { EVP_MD_CTX_free(context) }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(operation: "read", path: path, code: errno) }
+            if count == 0 { break }
+            EVP_DigestUpdate(context, buffer.baseAddress, count)
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The process id of another process that holds a POSIX lock conflicting with an exclusive
+    /// lock on `count` bytes at `offset` of `path` (`fcntl(F_GETLK)`), or `nil` when none does
+    /// (or there is no file). Locks held by this process are never reported.
+    ///
+    /// SQLite holds a shared lock on byte 128 of a WAL database's `-shm` (its "DMS" byte) for
+    /// as long as a connection has the database open, so this tells whether another program
+    /// has a WAL database open.
+    static func otherProcessLocking(_ path: String, offset: Int, count: Int = 1) -> pid_t? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(offset)
+        lock.l_len = off_t(count)
+        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import SQLCipherManager
+
+/// The write-ledger tests' writer in another process: inserts rows into `<folder>/ledger.db`
+/// (autocommit, one row per statement) until `<folder>/stop` exists, and appends the id of
+/// every insert that returned success to `<folder>/ledger.txt` (`+` once `<folder>/changed`
+/// exists). When an insert fails because another program replaced the file (a rekey or a
+/// settings change), it opens the file again with whichever known password and settings
+/// now open it, as an app would after asking its user. Prints READY once open.
+struct LedgerWriter {
+    let folder: URL
+    /// The passwords and kdf_iter values the tests use: before, after a rekey, after a settings change.
+    private let candidates = [("old-secret", 4000), ("new-secret", 4000), ("old-secret", 5000)]
+
+    func run() throws {
+        let url = folder.appendingPathComponent("ledger.db")
+        var manager = try open(url)
+        let ledger = try FileHandle(forWritingTo: create("ledger.txt"))
+        FileHandle.standardOutput.write(Data("READY\n".utf8))
+        var failed = 0
+        var id = 1_000_000
+        while !exists("stop") {
+            let after = exists("changed")
+            do {
+                try manager.execute("INSERT INTO ledger(id, body) VALUES (?, ?)", id, "row \(id)")
+                ledger.write(Data("\(id)\(after ? "+" : "")\n".utf8))
+            } catch {
+                failed += 1
+                if case .databaseReplaced? = error as? DatabaseManagerError {
+                    manager.close()
+                    manager = try open(url)
+                }
+                usleep(2000)
+            }
+            id += 1
+            usleep(1000)
+        }
+        manager.close()
+        try Data("\(failed)\n".utf8).write(to: create("failed.txt"))
+    }
+
+    /// A manager open on the file with the first known password and settings that unlock it.
+    private func open(_ url: URL) throws -> DatabaseManager {
+        for (password, iterations) in candidates {
+            var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: iterations))
+            configuration.busyTimeout = 10
+            let manager = DatabaseManager(url: url, configuration: configuration)
+            if (try? manager.open(password: password)) != nil { return manager }
+        }
+        throw DatabaseManagerError.incorrectPasswordOrSettings(path: url.path)
+    }
+
+    private func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+    }
+
+    private func create(_ name: String) -> URL {
+        let url = folder.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        return url
+    }
+}

@@ -1,0 +1,35 @@
+"""A writer in another process for the write-ledger tests: stock SQLite (Python's sqlite3).
+
+    ledger_writer.py <database> <folder>
+
+Inserts rows (autocommit, one per statement) into `ledger` until <folder>/stop exists, and
+appends the id of every insert that returned success to <folder>/ledger.txt (an id is written
+only after SQLite acknowledged the commit). An id inserted after <folder>/changed appeared is
+marked with a trailing '+'. Failed inserts are counted in <folder>/failed.txt. Prints READY
+once connected.
+"""
+import os
+import sqlite3
+import sys
+import time
+
+database, folder = sys.argv[1], sys.argv[2]
+stop, changed = os.path.join(folder, "stop"), os.path.join(folder, "changed")
+con = sqlite3.connect(database, timeout=10, isolation_level=None)
+failed = 0
+with open(os.path.join(folder, "ledger.txt"), "w") as ledger:
+    print("READY", flush=True)
+    row = 1_000_000
+    while not os.path.exists(stop):
+        after = os.path.exists(changed)
+        try:
+            con.execute("INSERT INTO ledger(id, body) VALUES (?, ?)", (row, "row %d" % row))
+            ledger.write("%d%s\n" % (row, "+" if after else ""))
+            ledger.flush()
+        except sqlite3.Error:
+            failed += 1
+            time.sleep(0.002)
+        row += 1
+        time.sleep(0.001)
+with open(os.path.join(folder, "failed.txt"), "w") as out:
+    out.write("%d\n" % failed)

@@ -42,7 +42,7 @@ struct LedgerWriter {
     /// A manager open on the file with the first known password and settings that unlock it.
     private func open(_ url: URL) throws -> DatabaseManager {
         for (password, iterations) in candidates {
-            var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: iterations))
+            var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: iterations, allowsLegacyKDFIterations: true))
             configuration.busyTimeout = 10
             let manager = DatabaseManager(url: url, configuration: configuration)
             if (try? manager.open(password: password)) != nil { return manager }

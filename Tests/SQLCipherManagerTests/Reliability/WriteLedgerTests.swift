@@ -77,7 +77,7 @@ enum LedgerFlow: String, CaseIterable, CustomStringConvertible {
     /// The source is encrypted (a sibling manager writes); otherwise plaintext (a plain connection writes).
     var hasSibling: Bool { self == .rekey || self == .settings }
     var finalPassword: String { self == .settings ? "old-secret" : "new-secret" }
-    var finalOptions: CipherOptions { CipherOptions(kdfIterations: self == .settings ? 5000 : 4000) }
+    var finalOptions: CipherOptions { CipherOptions(kdfIterations: self == .settings ? 5000 : 4000, allowsLegacyKDFIterations: true) }
 }
 
 struct LedgerTotals: CustomStringConvertible {

@@ -24,24 +24,17 @@ struct LoginFlow {
     /// First run: new password, rejected with the policy's reason if invalid, then confirmed.
     private func createDatabase() -> Outcome {
         Console.say("No database at \(manager.databasePath ?? "?") yet. Choose a password to create it.")
-        while true {
-            guard let password = Ask.secret("New password: ") else { return .endOfInput }
-            if let reason = manager.configuration.passwordPolicy.reasonToReject(password) {
-                Console.say("Invalid password: \(reason). Try another one.")
-                continue
-            }
-            guard let confirmation = Ask.secret("Confirm your password: ") else { return .endOfInput }
-            guard confirmation == password else {
-                Console.say("Passwords didn't match. Start again.")
-                continue
-            }
-            do {
-                try manager.create(password: password)
-                return .loggedIn
-            } catch {
-                Console.say("Could not create the database: \(error)")
-                return .failed
-            }
+        let policy = manager.configuration.passwordPolicy
+        guard let password = Ask.newPassword("New password: ", confirm: "Confirm your password: ",
+                                             allowsEmptyToCancel: false, policy: policy.reasonToReject) else {
+            return .endOfInput
+        }
+        do {
+            try manager.create(password: password)
+            return .loggedIn
+        } catch {
+            Console.say("Could not create the database: \(error)")
+            return .failed
         }
     }
 

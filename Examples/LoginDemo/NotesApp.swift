@@ -41,6 +41,7 @@ enum NotesApp {
 
     /// Login, shell, and again after `lock`.
     static func loop(_ manager: DatabaseManager) -> Int32 {
+        let history = LineHistory()
         while true {
             switch LoginFlow(manager: manager).run() {
             case .loggedIn: break
@@ -49,7 +50,7 @@ enum NotesApp {
                 Console.say("No password given; leaving.")
                 return 1
             }
-            switch NotesShell(manager: manager).run() {
+            switch NotesShell(manager: manager, history: history).run() {
             case .locked: continue
             case .quit:
                 manager.close()

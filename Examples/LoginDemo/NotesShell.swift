@@ -20,12 +20,15 @@ struct NotesShell {
     }
 
     let manager: DatabaseManager
+    /// The commands typed so far, for the line editor's Up and Down (commands only: never a
+    /// password or a note's body). Kept across `lock` and login.
+    let history: LineHistory
     var notes: Notes { Notes(manager: manager) }
 
     func run() -> Exit {
         Console.say("Unlocked. Type 'help' for the commands.")
         while manager.isOpen {
-            guard let line = Ask.line("notes> ") else { return .quit }
+            guard let line = Ask.line("notes> ", history: history) else { return .quit }
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
             guard let name = words.first.map(String.init) else { continue }
             let argument = words.count > 1 ? String(words[1]) : ""

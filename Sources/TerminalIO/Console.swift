@@ -40,7 +40,10 @@ public enum Console {
     }
 
     /// The next line of stdin without its line ending, or `nil` at end of input (Ctrl-D).
+    /// A terminal is read with `read(2)` (``readLineBytes(maximumLength:)``): Ctrl-D ends one
+    /// read there, not all later ones, as stdio's sticky end-of-file would.
     public static func readLine() -> String? {
+        if stdinIsTerminal { return readLineBytes().map { String(decoding: $0, as: UTF8.self) } }
         guard var line = Swift.readLine(strippingNewline: true) else { return nil }
         if line.hasSuffix("\r") { line.removeLast() }
         return line

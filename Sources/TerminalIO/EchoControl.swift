@@ -7,10 +7,11 @@ import Foundation
 
 // MARK: - EchoControl
 
-/// Turns a terminal's echo off while a secret is typed (termios), and back on — also from the
-/// interrupt handler, so Ctrl-C at a password prompt never leaves the terminal silent.
+/// Changes a terminal's settings (termios) for a while — echo off while a secret is typed, raw
+/// keys for the ``LineEditor`` — and puts them back, also from the interrupt handler, so Ctrl-C
+/// never leaves the terminal silent or raw.
 public enum EchoControl {
-    /// The settings to put back, while echo is off.
+    /// The settings to put back, while they are changed.
     private final class Saved: @unchecked Sendable {
         // @unchecked: `settings` is read and written only under `lock`.
         let lock = NSLock()
@@ -21,17 +22,25 @@ public enum EchoControl {
 
     /// Runs `body` with echo off on `fd` when it is a terminal; otherwise just runs it.
     public static func withEchoDisabled<T>(fd: Int32 = STDIN_FILENO, _ body: () throws -> T) rethrows -> T {
+        try withSettings(fd: fd, { $0.c_lflag &= ~tcflag_t(ECHO) }, body)
+    }
+
+    /// Runs `body` with the settings of `fd` changed by `change` when it is a terminal
+    /// (`tcgetattr`/`tcsetattr`), then puts the old ones back; otherwise just runs it.
+    public static func withSettings<T>(
+        fd: Int32 = STDIN_FILENO, _ change: (inout termios) -> Void, _ body: () throws -> T
+    ) rethrows -> T {
         var original = termios()
         guard isatty(fd) == 1, tcgetattr(fd, &original) == 0 else { return try body() }
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO)
+        var changed = original
+        change(&changed)
         saved.lock.withLock { saved.settings = (fd, original) }
-        _ = tcsetattr(fd, TCSADRAIN, &silent)
+        _ = tcsetattr(fd, TCSADRAIN, &changed)
         defer { restore() }
         return try body()
     }
 
-    /// Puts echo back if a secret prompt turned it off. Safe to call at any time, from any thread.
+    /// Puts back the settings a prompt changed, if any. Safe to call at any time, from any thread.
     public static func restore() {
         saved.lock.withLock {
             guard var settings = saved.settings else { return }

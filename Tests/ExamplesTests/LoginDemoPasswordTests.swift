@@ -32,13 +32,37 @@ import Testing
         #expect(new.stdout.contains("#1  Diary"))
     }
 
-    @Test func passwdRefusesAWrongCurrentPasswordAndAMismatch() throws {
+    @Test func passwdRefusesAWrongCurrentPasswordThreeTimes() throws {
         try createWithOneNote()
-        let result = try demo([original, "passwd", "not-the-password", "passwd", original, replacement, "typo-typo-typo", "quit"])
+        let result = try demo([original, "passwd", "wrong-pass-1", "wrong-pass-2", "wrong-pass-3", "list", "quit"])
+        #expect(result.stdout.contains("Incorrect password (2 tries left)."))
         #expect(result.stdout.contains("Incorrect password; the password is unchanged."))
-        #expect(result.stdout.contains("Passwords didn't match. The password is unchanged."))
+        #expect(result.stdout.contains("#1  Diary"), "after three tries the shell goes on")
+        #expect(!result.stdout.contains("Unknown command"))
         #expect(!result.stdout.contains("Changing the password"))
+    }
+
+    /// An invalid or mismatched new password asks again, so the next password typed never
+    /// lands at the `notes>` prompt (where it would be echoed); an empty one keeps the old.
+    @Test func passwdAsksAgainAfterAnInvalidOrMismatchedNewPassword() throws {
+        try createWithOneNote()
+        let keep = try demo([original, "passwd", original, replacement, "typo-typo-typo", "short", "", "list", "quit"])
+        #expect(keep.status == 0, "\(keep.output)")
+        #expect(keep.stdout.contains("Passwords didn't match. Start again."))
+        #expect(keep.stdout.contains("Invalid password: it must have at least 8 characters. Try another one."))
+        #expect(keep.stdout.contains("The password is unchanged."))
+        #expect(!keep.stdout.contains("Unknown command"), "a password reached the notes> prompt:\n\(keep.stdout)")
+        #expect(!keep.stdout.contains("Changing the password"))
+        #expect(!keep.output.contains("typo-typo-typo") && !keep.output.contains("short\n"))
         #expect(try demo([original, "list", "quit"]).stdout.contains("#1  Diary"))
+
+        let change = try demo([original, "passwd", original, "short", replacement, replacement, "quit"])
+        #expect(change.status == 0, "\(change.output)")
+        #expect(change.stdout.contains("Invalid password: it must have at least 8 characters. Try another one."))
+        #expect(change.stdout.contains("Password changed."))
+        #expect(!change.stdout.contains("Unknown command"))
+        #expect(!change.output.contains(replacement))
+        #expect(try demo([replacement, "list", "quit"]).stdout.contains("#1  Diary"))
     }
 
     @Test func rekeyErrorLocksTheAppAndTheOriginalPasswordStillOpens() throws {

@@ -45,17 +45,38 @@ final class PseudoTerminalSession: @unchecked Sendable {
     /// What the terminal has shown so far.
     var shown: String { lock.withLock { String(decoding: screen, as: UTF8.self) } }
 
-    /// `true` while the terminal echoes what is typed.
-    var echoes: Bool {
+    /// `true` while what is typed is shown: the terminal echoes it, or the program reads raw
+    /// keys (no canonical input: a line editor, which draws them itself). `false` at a password
+    /// prompt: canonical input with echo off.
+    var echoes: Bool { terminalEchoes || readsKeys }
+
+    /// `true` while the terminal itself echoes (termios `ECHO`).
+    var terminalEchoes: Bool { localFlags.map { $0 & tcflag_t(ECHO) != 0 } ?? false }
+
+    /// `true` while the program reads key by key (termios `ICANON` off): its line editor runs.
+    var readsKeys: Bool { localFlags.map { $0 & tcflag_t(ICANON) == 0 } ?? false }
+
+    private var localFlags: tcflag_t? {
         var settings = termios()
-        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
+        return tcgetattr(master, &settings) == 0 ? settings.c_lflag : nil
     }
 
     /// Waits until the terminal shows `text` once more and its echo is `echo`, then types
-    /// `line` and Enter.
-    func type(_ line: String, after text: String, echo: Bool, timeout: Double = 30) throws {
+    /// `line` and (unless `enter` is `false`) Enter.
+    func type(_ line: String, after text: String, echo: Bool, enter: Bool = true, timeout: Double = 30) throws {
         try waitFor(text, echo: echo, timeout: timeout)
-        _ = (line + "\n").withCString { write(master, $0, strlen($0)) }
+        send(line + (enter ? "\n" : ""))
+    }
+
+    /// Waits until the terminal has shown `text` (anywhere, any number of times).
+    func waitForText(_ text: String, timeout: Double = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !shown.contains(text) {
+            guard Date() < deadline, process.isRunning else {
+                throw RunnerError("the terminal never showed '\(text)':\n\(shown)")
+            }
+            usleep(10_000)
+        }
     }
 
     /// Writes `bytes` to the terminal as typed keys, at once (Ctrl-D is `"\u{04}"`, the left

@@ -38,6 +38,9 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     public let kind: Kind
     /// The size in bytes, when there is a file.
     public let size: Int64?
+    /// A rekey, encrypt or decrypt recorded beside the file that has not finished (running now,
+    /// or interrupted and waiting for recovery), `nil` when there is none.
+    public let pendingOperation: PendingOperation?
     /// For a plaintext SQLite file: the page size from its header (offset 16).
     public let plaintextPageSize: Int?
     /// For a plaintext SQLite file: the page count from its header (offset 28).
@@ -53,6 +56,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         let file = DatabaseFile(path: path)
         self.path = path
         size = file.size
+        pendingOperation = PendingOperation(atResolvedPath: FileSystem.resolvedPath(path))
         let header = file.kind() == .plaintextSQLite ? file.header(count: 100) ?? [] : []
         kind = Self.kind(of: file.kind())
         func field(_ offset: Int, _ count: Int) -> Int? {

@@ -29,6 +29,9 @@ enum CipherDB {
             let invocation = try Invocation.parse(spec, rest)
             shownPaths = [invocation.path] + [Option.to, .file].compactMap(invocation.value)
             InterruptHandler.install { _ in Console.warn("\ncipherdb: interrupted.") }
+            for note in try InterruptedOperations.recover(invocation) {
+                if spec.name == "info" { Console.say("recovery: \(note)") } else { Console.warn("cipherdb: \(note)") }
+            }
             try spec.run(invocation)
             return ExitCode.ok.rawValue
         } catch {

@@ -175,3 +175,40 @@ struct EncryptPlaintextTests {
         return try DatabaseFingerprint(Database(connection: connection))
     }
 }
+
+@Suite("Encrypt in place through a symbolic link")
+struct EncryptThroughLinkTests {
+    @Test("the real file is encrypted and the link stays a link to it; no plaintext is left behind")
+    func encryptThroughALink() throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.file("real"), withIntermediateDirectories: true)
+        try RichDatabase.makePlaintext(at: dir.file("real/real.db"), rows: 50)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "real/real.db")
+
+        try DatabaseManager.encryptPlaintextDatabase(
+            at: dir.file("link.db"), password: "new-secret",
+            configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)))
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("link.db").path)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(!DatabaseFile(path: dir.file("real/real.db").path).isPlaintextSQLite)
+        #expect(FileSnapshot(dir.url).leftovers == [])
+        #expect(dir.openResult("link.db", password: "new-secret") == "none")
+        #expect(dir.openResult("real/real.db", password: "new-secret") == "none")
+    }
+
+    @Test("rekey through a symbolic link replaces the real file; the link keeps pointing at it")
+    func rekeyThroughALink() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "test.db")
+        let manager = dir.manager("link.db")
+        try manager.open(password: "old-secret")
+        try manager.rekey(to: "new-secret")
+        manager.close()
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("link.db").path)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(dir.openResult(password: "new-secret") == "none")
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
+}

@@ -45,3 +45,38 @@ import Testing
         #expect(info.problemBeforeUnlock?.caseName == "notADatabase")
     }
 }
+
+@Suite("inspectFile: pending operations")
+struct PendingOperationInspectionTests {
+    @Test("an interrupted rekey is reported with its phase; a running one as running; nothing on disk changes")
+    func pendingOperationIsReported() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation == nil)
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
+        try OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name).write(for: dir.file().path)
+        let snapshot = FileSnapshot(dir.url)
+
+        let pending = try #require(DatabaseManager.inspectFile(at: dir.file()).pendingOperation)
+        #expect(pending.kind == .rekey && pending.phase == .verified && !pending.isRunning)
+        #expect(FileSnapshot(dir.url) == snapshot)
+
+        let lock = try #require(try OperationLock.acquire(for: dir.file().path))
+        defer { lock.release() }
+        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation?.isRunning == true)
+        try Data("not a journal".utf8).write(to: dir.file("test.db.scm-journal"))
+        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation?.phase == .unreadable)
+    }
+
+    @Test("through a symbolic link, the operation beside the real file is the one reported")
+    func pendingOperationThroughALink() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "test.db")
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "encrypt")
+        try OperationJournal(operation: "encrypt", install: .replace, phase: .export, temporaryName: name).write(for: dir.file().path)
+        let pending = try #require(DatabaseManager.inspectFile(at: dir.file("link.db")).pendingOperation)
+        #expect(pending.kind == .encrypt && pending.phase == .copying)
+        #expect(DatabaseManager.inspectFile(at: dir.file("link.db")).size == Int64(Fixture.bytes(dir.file()).count))
+    }
+}

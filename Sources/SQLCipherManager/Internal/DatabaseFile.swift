@@ -26,10 +26,9 @@ struct DatabaseFile {
 
     var exists: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// The file's size in bytes, or `nil` when it cannot be read.
-    var size: Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-    }
+    /// The file's size in bytes, following symbolic links (`stat`: the size of the file a link
+    /// names, not the link's), or `nil` when there is none.
+    var size: Int64? { FileSystem.size(of: path) }
 
     /// The first `count` bytes of the file.
     func header(count: Int = 16) -> [UInt8]? {

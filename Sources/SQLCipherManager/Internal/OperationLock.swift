@@ -51,6 +51,17 @@ final class OperationLock {
         }
     }
 
+    /// `true` when some process or manager holds the lock now. Tests it without creating,
+    /// changing or removing the lock file (a lock taken for the test is let go at once).
+    static func isHeld(for target: String) -> Bool {
+        let descriptor = open(target + suffix, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+
     /// Removes the lock file, then releases the lock.
     func release() {
         guard !released else { return }

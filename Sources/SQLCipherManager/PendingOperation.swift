@@ -1,0 +1,59 @@
+// MARK: - PendingOperation
+
+/// A rekey, encrypt or decrypt recorded beside a database file (`<file>.scm-journal`) that has
+/// not finished: it is still running in some process, or it was interrupted (process killed,
+/// power lost) and the next create, open or ``DatabaseManager/recoverInterruptedOperation(at:)``
+/// finishes or rolls it back. Reported by ``DatabaseFileInfo/pendingOperation``.
+public struct PendingOperation: Sendable, Equatable {
+    /// What was being done.
+    public enum Kind: String, Sendable {
+        /// A password or settings change (``DatabaseManager/rekey(to:options:progress:)``).
+        case rekey
+        /// Encrypting a plaintext file.
+        case encrypt
+        /// Writing a plaintext copy.
+        case decrypt
+        /// A journal this code cannot read.
+        case unknown
+    }
+
+    /// How far it got.
+    public enum Phase: String, Sendable {
+        /// The copy was being written or verified: recovery rolls back (the file keeps its old
+        /// key, or stays plaintext).
+        case copying
+        /// The copy was complete and verified: recovery installs it (new key, or encrypted).
+        case verified
+        /// The journal cannot be read: recovery refuses, and says which file to move away.
+        case unreadable
+    }
+
+    /// The operation.
+    public let kind: Kind
+    /// Its phase.
+    public let phase: Phase
+    /// `true` while a process (this one or another) runs it: it holds `<file>.scm-lock`.
+    public let isRunning: Bool
+
+    /// The operation recorded beside `path`, or `nil` when there is none. Reads the journal
+    /// and tests the lock; changes nothing.
+    init?(atResolvedPath path: String) {
+        let lockHeld = OperationLock.isHeld(for: path)
+        do {
+            guard let journal = try OperationJournal.read(for: path) else {
+                guard lockHeld else { return nil }
+                // A lock without a journal: an operation that is just starting.
+                kind = .unknown
+                phase = .copying
+                isRunning = true
+                return
+            }
+            kind = Kind(rawValue: journal.operation) ?? .unknown
+            phase = journal.phase == .install ? .verified : .copying
+        } catch {
+            kind = .unknown
+            phase = .unreadable
+        }
+        isRunning = lockHeld
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import SQLCipherManager
+
+// MARK: - Interrupted operations
+
+/// Before a command probes a file or asks for a password: finishes or rolls back a rekey,
+/// encrypt or decrypt that was interrupted on the command's files (the database, and `--to`),
+/// as the library's open does, and says what was done — so that no command reports a
+/// half-encrypted file as plaintext or leaves `.scm-*` files behind.
+enum InterruptedOperations {
+    /// Recovers each of the invocation's files; one sentence per file where something was done.
+    static func recover(_ invocation: Invocation) throws -> [String] {
+        var notes: [String] = []
+        for path in [invocation.path] + [Option.to].compactMap(invocation.value) where !path.isEmpty {
+            let pending = DatabaseManager.inspectFile(atPath: path).pendingOperation
+            let outcome = try DatabaseManager.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
+            if let note = note(outcome, kind: pending?.kind, path: path) { notes.append(note) }
+        }
+        return notes
+    }
+
+    private static func note(_ outcome: RecoveryOutcome, kind: PendingOperation.Kind?, path: String) -> String? {
+        let what = kind.map { $0 == .unknown ? "operation" : $0.rawValue } ?? "operation"
+        switch outcome {
+        case .nothingToRecover:
+            return nil
+        case .completed:
+            let result = switch kind {
+            case .rekey: "the new password and settings open it"
+            case .encrypt: "it is now encrypted"
+            case .decrypt: "the plaintext copy is complete"
+            default: "the verified copy is in place"
+            }
+            return "finished the interrupted \(what) of \(path): its copy had been verified; \(result)."
+        case .rolledBack:
+            return "rolled back the interrupted \(what) of \(path): it had not finished; the file is as it was before."
+        case .discardedUnprovenCopy:
+            return "rolled back the interrupted \(what) of \(path): the copy beside it was not the one it had verified "
+                + "and was removed unread; the file is as it was before."
+        }
+    }
+}

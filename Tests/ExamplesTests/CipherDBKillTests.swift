@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `kill -9` during `cipherdb encrypt` (in place), then `cipherdb info` or `verify`: the next
+/// command recovers first, leaves no `.scm-*` file and reports the file as what it now is.
+@Suite struct CipherDBKillTests: UsesCipherDB {
+    let cli: CipherDBFixture
+    init() throws { cli = try CipherDBFixture() }
+
+    static let seed: UInt64 = ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    static let rows = 20_000
+
+    /// A plaintext `plain.db` of ``rows`` + 2 rows (made with cipherdb: create, fill, decrypt).
+    func makePlaintext() throws {
+        try cli.createDatabase("""
+            CREATE TABLE t(name TEXT);
+            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(Self.rows))
+            INSERT INTO t SELECT 'row ' || x || ' ' || hex(randomblob(60)) FROM c;
+            INSERT INTO t VALUES ('MARKER-1'), ('MARKER-2')
+            """)
+        let decrypt = try cli(["decrypt", "db.db", "--to", "plain.db"] + fast, stdin: password + "\n")
+        try #require(decrypt.status == 0, "\(decrypt.output)")
+    }
+
+    var leftovers: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { $0.contains(".scm-") }
+    }
+
+    @Test func killedEncryptIsRecoveredByTheNextCommand() throws {
+        try makePlaintext()
+        var random = SplitMix(seed: Self.seed)
+        print("cipherdb kill -9 during encrypt: SEED=\(Self.seed)")
+        let environment = ["PW": "kill-pass-1"]
+        let encrypt = ["encrypt", "victim.db", "--password-env", "PW"] + fast
+        // How long an uninterrupted encrypt takes here: the kills fall inside it.
+        try FileManager.default.copyItem(atPath: folder.path("plain.db"), toPath: folder.path("victim.db"))
+        let start = Date()
+        let whole = try cli(encrypt, environment: environment)
+        try #require(whole.status == 0, "\(whole.output)")
+        let duration = Date().timeIntervalSince(start)
+        var states = ["plaintext": 0, "encrypted": 0], recovered = 0
+        for trial in 0..<12 {
+            try FileManager.default.removeItem(atPath: folder.path("victim.db"))
+            try FileManager.default.copyItem(atPath: folder.path("plain.db"), toPath: folder.path("victim.db"))
+            let running = try Program.start("cipherdb", encrypt, in: folder.url, environment: environment)
+            usleep(UInt32(Double.random(in: 0...duration, using: &random) * 1_000_000))
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = try running.wait()
+            // Half the trials look with `info`, half with `verify`; both must recover first.
+            let useInfo = trial % 2 == 0
+            let look = useInfo ? try cli(["info", "victim.db"]) : try cli(["verify", "victim.db", "--password-env", "PW"] + fast, environment: environment)
+            #expect(leftovers.isEmpty, "trial \(trial): \(leftovers) left after \(look.output)")
+            if look.output.contains("rolled back the interrupted") || look.output.contains("finished the interrupted") { recovered += 1 }
+            let plaintext = folder.isPlaintextSQLite("victim.db")
+            states[plaintext ? "plaintext" : "encrypted", default: 0] += 1
+            if useInfo {
+                #expect(look.status == 0, "trial \(trial): \(look.output)")
+                #expect(look.stdout.contains(plaintext ? "kind: plaintext SQLite database" : "kind: encrypted"), "trial \(trial): \(look.output)")
+            } else {
+                // verify refuses a plaintext file (exit 6) and passes an encrypted one.
+                #expect(look.status == (plaintext ? 6 : 0), "trial \(trial): \(look.output)")
+            }
+            if !plaintext {
+                let count = try cli(["exec", "victim.db", "SELECT count(*) FROM t", "--password-env", "PW"] + fast, environment: environment)
+                #expect(count.stdout.contains("\(Self.rows + 2)"), "trial \(trial): \(count.output)")
+            }
+        }
+        print("cipherdb kill -9 during encrypt: 12 kills over \(Int(duration * 1000)) ms; \(states); \(recovered) recovered by the next command")
+    }
+}
+
+/// SplitMix64, so a run can be replayed with `SEED=<n>`.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

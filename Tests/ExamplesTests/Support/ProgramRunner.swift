@@ -110,13 +110,8 @@ final class RunningProgram: @unchecked Sendable {
 
     /// Waits until stdout contains `text` (polling), or throws after `timeout` seconds.
     func waitForOutput(_ text: String, timeout: Double = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !stdout.contains(text) {
-            guard Date() < deadline, process.isRunning else {
-                throw RunnerError("never printed '\(text)'; output so far:\n\(stdout)")
-            }
-            usleep(20_000)
-        }
+        try poll(timeout: timeout, interval: 0.02, isRunning: { process.isRunning }, until: { stdout.contains(text) },
+                 failure: { RunnerError("never printed '\(text)'; output so far:\n\(stdout)") })
     }
 
     /// Waits for the exit (killing the program after `timeout` seconds) and collects its output.

@@ -70,13 +70,8 @@ final class PseudoTerminalSession: @unchecked Sendable {
 
     /// Waits until the terminal has shown `text` (anywhere, any number of times).
     func waitForText(_ text: String, timeout: Double = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !shown.contains(text) {
-            guard Date() < deadline, process.isRunning else {
-                throw RunnerError("the terminal never showed '\(text)':\n\(shown)")
-            }
-            usleep(10_000)
-        }
+        try poll(timeout: timeout, isRunning: { process.isRunning }, until: { shown.contains(text) },
+                 failure: { RunnerError("the terminal never showed '\(text)':\n\(shown)") })
     }
 
     /// Writes `bytes` to the terminal as typed keys, at once (Ctrl-D is `"\u{04}"`, the left
@@ -93,13 +88,9 @@ final class PseudoTerminalSession: @unchecked Sendable {
     }
 
     private func waitFor(_ text: String, echo: Bool, timeout: Double) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !(shown.components(separatedBy: text).count - 1 > typedAfter(text) && echoes == echo) {
-            guard Date() < deadline, process.isRunning else {
-                throw RunnerError("the terminal never showed '\(text)' with echo \(echo ? "on" : "off"):\n\(shown)")
-            }
-            usleep(10_000)
-        }
+        try poll(timeout: timeout, isRunning: { process.isRunning },
+                 until: { shown.components(separatedBy: text).count - 1 > typedAfter(text) && echoes == echo },
+                 failure: { RunnerError("the terminal never showed '\(text)' with echo \(echo ? "on" : "off"):\n\(shown)") })
         prompts[text, default: 0] += 1
     }
 

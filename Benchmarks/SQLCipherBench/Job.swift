@@ -5,6 +5,8 @@
 struct Job: Hashable, Sendable {
     enum Workload: String, Sendable {
         case insert, readAll = "read", fetchAll = "fetchall", lookups, open, encrypt, rekey
+        /// `diagnoseCipherSettings` with a wrong password: every known set is tried.
+        case settingsLadder = "settings-ladder"
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
         case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
     }

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [api, migration, settings] }
+    var sections: [Section] { [api, migration, settings, diagnosis] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {
@@ -68,6 +68,18 @@ extension Plan {
         }
         return Section(key: "settings", title: "Settings: encrypted ÷ plaintext overhead (raw C)",
                        labels: ["C encrypted", "C plaintext"], comparisons: rows)
+    }
+}
+
+extension Plan {
+    /// The settings diagnosis after a wrong password (the whole ladder, one KDF a set) against
+    /// one open of the same file: how many opens the ladder costs.
+    var diagnosis: Section {
+        let rows = sizes.first ?? 0
+        let ladder = Comparison(name: "settings diagnosis, wrong password: every known set (\(Self.label(rows)) rows)",
+                                jobs: [Job(.settingsLadder, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        return Section(key: "diagnosis", title: "Settings diagnosis (Swift API) vs one open + unlock (KDF) + close",
+                       labels: ["diagnosis", "one open"], comparisons: [ladder])
     }
 }
 

@@ -27,6 +27,7 @@ struct SwiftWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookups(manager, ids) } }
         case .open: return try open()
+        case .settingsLadder: return try settingsLadder()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
         }
@@ -84,6 +85,24 @@ struct SwiftWorkloads {
             manager.close()
             return 0
         }
+    }
+
+    /// `diagnoseCipherSettings` with a wrong password: every set of `knownCipherSettings` is
+    /// tried (the configured one, SQLCipher's defaults, is skipped: it already failed).
+    private func settingsLadder() throws -> Measured {
+        let url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        var tried = 0
+        let measured = try Measured.time {
+            if case .noKnownSettingsOpen(let sets) = try manager.diagnoseCipherSettings(password: Fixtures.newPassword) {
+                tried = sets.count
+            }
+            return 0
+        }
+        guard tried == DatabaseManager.knownCipherSettings.count - 1 else {
+            throw BenchError.failed("the settings ladder tried \(tried) sets")
+        }
+        return measured
     }
 
     // MARK: - Helpers

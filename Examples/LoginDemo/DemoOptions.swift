@@ -15,6 +15,8 @@ struct DemoOptions {
           --help      show this help
 
         The first run asks for a new password (twice); later runs ask for it (3 tries).
+        At a terminal, commands can be edited (Left/Right, Backspace, Home/End) and recalled
+        (Up/Down); passwords are never shown or kept.
         When stdin is not a terminal, passwords and commands are read line by line from it.
         """
 

@@ -32,8 +32,12 @@ enum Session {
         let password = try password ?? Passwords(invocation: invocation).current()
         do {
             try manager.open(password: password)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
-            throw try SettingsMismatch(path: invocation.path, manager: manager, password: password)
+        } catch DatabaseManagerError.incorrectPasswordOrSettings(let path) {
+            // A diagnosis that cannot run (the file vanished, an I/O error) leaves the plain answer.
+            if let mismatch = try? SettingsMismatch(path: invocation.path, manager: manager, password: password) {
+                throw mismatch
+            }
+            throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
         }
         defer { manager.close() }
         return try body(manager)

@@ -9,7 +9,21 @@ extension DatabaseManager {
     ///
     /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
     /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
+    /// Before SQLite may replay a `-journal` or `-wal` into the real file,
+    /// ``checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
     static func connect(
+        path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
+    ) throws -> Connection {
+        do {
+            try checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
+        } catch {
+            throw diagnose(error, path: path)
+        }
+        return try unlockedConnection(path: path, mode: mode, key: key, configuration: configuration)
+    }
+
+    /// `connect` without the sidecar check: open, key, cipher pragmas, the read that proves the key.
+    static func unlockedConnection(
         path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         let connection: Connection

@@ -6,7 +6,11 @@ import SQLCipherManager
 // clock starts there) and DONE when it finished.
 //
 //   FaultInjectionHelper <flow> <folder>
-//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, ledger-writer
+//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, ledger-writer,
+//          hang-in-transaction (commits 100 rows of `extra`, then spills a 2,000-row
+//          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
+//          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
+//          <folder>/marker, keeps the database open until <folder>/release exists)
 //
 // ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
 // LedgerWriter.swift).
@@ -60,6 +64,27 @@ do {
         try manager.open(password: "new-secret")
     case "ledger-writer":
         try LedgerWriter(folder: folder).run()
+    case "hang-in-transaction":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        try manager.execute("PRAGMA cache_size = 5")
+        ready()
+        for index in 0..<100 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        try manager.transaction { db in
+            for _ in 0..<2000 { try db.execute("INSERT INTO extra(value, filler) VALUES (-1, randomblob(300))") }
+            try Data("SPILLED".utf8).write(to: folder.appendingPathComponent("marker"))
+            Thread.sleep(forTimeInterval: 60)
+        }
+    case "hold-open":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        try manager.execute("PRAGMA wal_autocheckpoint = 0")
+        for index in 0..<50 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        ready()
+        try Data("HOLDING".utf8).write(to: folder.appendingPathComponent("marker"))
+        let release = folder.appendingPathComponent("release").path
+        while !FileManager.default.fileExists(atPath: release) { Thread.sleep(forTimeInterval: 0.01) }
+        manager.close()
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

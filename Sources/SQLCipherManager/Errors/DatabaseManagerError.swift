@@ -88,6 +88,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// the file under it would strand that program's next commits in the old file. Nothing was
     /// changed. Close the database in that program, then run again.
     case openElsewhere(path: String, processID: Int?)
+    /// A `-journal` or `-wal` beside the database does not belong to it: replaying it (on a
+    /// private copy) gives a file that does not open or check with the key, while the database
+    /// alone does. SQLite would have written it into the database; nothing was changed.
+    case foreignSidecar(path: String, sidecar: String)
     /// A statement failed.
     case sqlite(SQLiteError)
 
@@ -177,6 +181,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) is open in another program" + (processID.map { " (process \($0))" } ?? "")
                 + ", and replacing a WAL database under an open connection would lose that program's next writes. "
                 + "Nothing was changed. Close the database in that program (or stop it), then run this again."
+        case .foreignSidecar(let path, let sidecar):
+            return "\(sidecar) does not belong to \(path): replayed on a copy it gives a database that does not open or "
+                + "check with this key, while \(path) alone does. Nothing was changed. Move \(sidecar) away and open "
+                + "again; if it was the database's own (after a crash), restore the database from a backup."
         case .sqlite(let error):
             return error.description
         }

@@ -30,16 +30,8 @@ extension FileSystem {
 
         deinit { close(descriptor) }
 
-        /// Appends every byte (`write`, repeated after a short write or `EINTR`).
-        func append(_ bytes: UnsafeRawBufferPointer) throws {
-            var done = 0
-            while done < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw Failure(operation: "write", path: path, code: written < 0 ? errno : EIO) }
-                done += written
-            }
-        }
+        /// Appends every byte.
+        func append(_ bytes: UnsafeRawBufferPointer) throws { try writeAll(descriptor, bytes, path: path) }
     }
 
     /// Copies a file that SQLite holds no lock on (a `-wal` or `-journal`) to a new private file.

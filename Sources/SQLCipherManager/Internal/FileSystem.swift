@@ -60,14 +60,17 @@ enum FileSystem {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
         defer { close(fd) }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw Failure(operation: "write", path: path, code: errno) }
-                offset += written
-            }
+        try data.withUnsafeBytes { try writeAll(fd, $0, path: path) }
+    }
+
+    /// Writes every byte to `fd` (`write`, repeated after a short write or `EINTR`).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw Failure(operation: "write", path: path, code: written < 0 ? errno : EIO) }
+            offset += written
         }
     }
 

@@ -28,6 +28,9 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         case empty
         /// Starts with `"SQLite format 3\0"`: an unencrypted SQLite database.
         case plaintextSQLite
+        /// Starts with `"SQLite format 3\0"`, but the rest of the 100-byte header is not SQLite's
+        /// (or the file is shorter than its first page): not a database of either kind.
+        case damagedSQLiteHeader
         /// Anything else: an SQLCipher database, or not a database at all.
         case encryptedOrNotADatabase
     }
@@ -57,8 +60,9 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         self.path = path
         size = file.size
         pendingOperation = PendingOperation(atResolvedPath: FileSystem.resolvedPath(path))
-        let header = file.kind() == .plaintextSQLite ? file.header(count: 100) ?? [] : []
-        kind = Self.kind(of: file.kind())
+        let damaged = file.kind() == .plaintextSQLite && file.plaintextHeaderProblem != nil
+        let header = file.kind() == .plaintextSQLite && !damaged ? file.header(count: 100) ?? [] : []
+        kind = damaged ? .damagedSQLiteHeader : Self.kind(of: file.kind())
         func field(_ offset: Int, _ count: Int) -> Int? {
             header.count == 100 ? header[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) } : nil
         }

@@ -90,14 +90,17 @@ extension DatabaseManager {
     /// What is wrong with the file at `path` before any key is tried, or `nil` when it could be
     /// an SQLCipher database.
     static func diagnoseFile(path: String) -> DatabaseManagerError? {
-        switch DatabaseFile(path: path).kind() {
+        let file = DatabaseFile(path: path)
+        if let reason = file.pathProblem { return .invalidPath(path: path, reason: reason) }
+        switch file.kind() {
         case .missing: return .fileNotFound(path: path)
         case .parentMissing: return .parentDirectoryMissing(path: path)
         case .directory: return .isDirectory(path: path)
         case .unreadable: return .permissionDenied(path: path, underlying: nil)
         case .empty: return .notADatabase(path: path, reason: "the file is empty (0 bytes)")
         case .special: return .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")
-        case .plaintextSQLite: return .plaintextDatabase(path: path)
+        case .plaintextSQLite:
+            return file.plaintextHeaderProblem.map { .notADatabase(path: path, reason: $0) } ?? .plaintextDatabase(path: path)
         case .opaque(let size) where size < 512 || size % 512 != 0:
             return .notADatabase(path: path, reason: "its size (\(size) bytes) is not a whole number of pages")
         case .opaque: return nil

@@ -65,7 +65,7 @@ extension DatabaseManager {
             try recoverInterruptedOperation(atPath: source)
             if let destination { try recoverInterruptedOperation(atPath: destination) }
             switch DatabaseFile(path: source).kind() {
-            case .plaintextSQLite: break
+            case .plaintextSQLite where DatabaseFile(path: source).plaintextHeaderProblem == nil: break
             case .empty, .opaque: throw DatabaseManagerError.notPlaintextDatabase(path: source)
             default: throw diagnoseFile(path: source) ?? DatabaseManagerError.notPlaintextDatabase(path: source)
             }

@@ -18,7 +18,8 @@ extension DatabaseManager {
         do {
             let rows = try Database(connection: connection).fetchAll(quick ? "PRAGMA quick_check" : "PRAGMA integrity_check")
             return rows.compactMap { $0.value(0, as: String.self) }.filter { $0 != "ok" }
-        } catch let error as SQLiteError where error.code == .corrupt || error.code == .notADatabase {
+        } catch let error as SQLiteError where [.corrupt, .notADatabase, .error].contains(error.code) {
+            // SQLITE_ERROR from this fixed pragma can only be a page that could not be read.
             throw DatabaseManagerError.corrupt(path: path, underlying: error)
         }
     }

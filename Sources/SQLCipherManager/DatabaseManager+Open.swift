@@ -99,7 +99,8 @@ extension DatabaseManager {
                 }
             }
         } catch {
-            let error = Self.diagnose(error, path: databasePath ?? "")
+            let error = Self.refineUnlockFailure(
+                Self.diagnose(error, path: databasePath ?? ""), path: databasePath ?? "", cipher: configuration.cipher)
             if error.isReportable { notify { $0.databaseManager(self, didEncounterDatabaseError: error) } }
             throw error
         }
@@ -114,6 +115,7 @@ extension DatabaseManager {
     /// Builds the database in `<path>-creating`, checks its header is encrypted, then links it
     /// to `path` (which fails rather than replace a file) and opens it.
     private func createFile(path: String, key: SecretBytes) throws -> Connection {
+        if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
         case .parentMissing: throw DatabaseManagerError.parentDirectoryMissing(path: path)

@@ -7,7 +7,10 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/notOpen`` when closed,
     ///   ``DatabaseManagerError/databaseReplaced(path:)`` when another program re-encrypted and
     ///   replaced the file under this connection (checked before `body`, and when a statement
-    ///   fails), or what `body` throws (statements throw ``SQLiteError``).
+    ///   fails), or what `body` throws (statements throw ``SQLiteError``), except that a damaged
+    ///   page (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) becomes ``DatabaseManagerError/corrupt(path:underlying:)``
+    ///   and a lock held too long (`SQLITE_BUSY`, `SQLITE_LOCKED`) ``DatabaseManagerError/busy(path:underlying:)``,
+    ///   with the path, as at open. The ``SQLiteError`` stays in `underlying`.
     public func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try locked {
             let db = try requireDatabase()
@@ -15,7 +18,7 @@ extension DatabaseManager {
                 return try body(db)
             } catch let error as SQLiteError {
                 if let replaced = replacementError(of: db) { throw replaced }
-                throw error
+                throw Self.translateQueryError(error, path: databasePath ?? "")
             }
         }
     }

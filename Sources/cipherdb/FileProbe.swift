@@ -39,6 +39,7 @@ struct FileProbe {
         case .specialFile: "not a regular file (a pipe, socket or device): not a database"
         case .empty: "empty file (0 bytes): not a database"
         case .plaintextSQLite: "plaintext SQLite database (not encrypted)"
+        case .damagedSQLiteHeader: "starts with SQLite's header, but the header is damaged or cut short: not a database"
         case .encryptedOrNotADatabase: "encrypted SQLCipher database, or not a database (no plaintext SQLite header)"
         }
     }

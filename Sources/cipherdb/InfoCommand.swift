@@ -15,7 +15,7 @@ enum InfoCommand {
         if let size = probe.size, probe.kind != .directory { Console.say("size: \(size) bytes") }
         switch probe.kind {
         case .missing, .parentFolderMissing:
-            throw DatabaseManagerError.fileNotFound(path: invocation.path)
+            throw probe.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
         case .plaintextSQLite:
             Console.say("page size: \(probe.info.plaintextPageSize ?? 0)")
             Console.say("pages: \(probe.info.plaintextPageCount ?? 0)")

@@ -41,7 +41,7 @@ struct Invocation {
                 + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
         }
         invocation = Invocation(spec: spec, arguments: positional, values: invocation.values)
-        try invocation.checkNumbers()
+        try invocation.checkValues()
         return invocation
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Bad command lines, password sources and files, each run by ``HostileCommand/run()``.
 enum HostileCommands {
-    static let cases: [HostileCommand] = numbers + numbersPerCommand + passwords
+    static let cases: [HostileCommand] = numbers + numbersPerCommand + passwords + diagnoses
 
     static let fast = ["--kdf-iter", "4000", "--legacy-kdf"]
     private static let withDatabase: @Sendable (CipherDBFixture) throws -> Void = { try TemplateDatabase.write($0) }
@@ -143,17 +143,92 @@ extension HostileCommands {
     ]
 }
 
+// MARK: - Wrong diagnoses
+
+extension HostileCommands {
+    private static func damaged(_ change: @escaping @Sendable (inout Data) -> Void) -> @Sendable (CipherDBFixture) throws -> Void {
+        { try TemplateDatabase.write($0, damage: change) }
+    }
+
+    private static func file(_ bytes: Data, _ name: String = "db.db") -> @Sendable (CipherDBFixture) throws -> Void {
+        { try bytes.write(to: $0.folder.url.appendingPathComponent(name)) }
+    }
+
+    static let header = Data("SQLite format 3".utf8 + [0])
+    static let headerAndGarbage = header + Data((0..<4080).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })
+
+    static let diagnoses: [HostileCommand] = [
+        HostileCommand(name: "exec meets a damaged page", arguments: ["exec", "db.db", "SELECT sum(length(name)) FROM t"] + fast,
+                       status: 4, mentions: "Restore it from a backup", arrange: damaged { $0[6 * 1024 + 200] ^= 0x01 }),
+        HostileCommand(name: "exec meets a duplicated page", arguments: ["exec", "db.db", "SELECT count(*), max(name) FROM t"] + fast,
+                       status: 4, mentions: "damaged", arrange: damaged { $0.replaceSubrange(4096..<5120, with: $0[2048..<3072]) }),
+        HostileCommand(name: "verify a duplicated page", arguments: ["verify", "db.db"] + fast, status: 4,
+                       mentions: "failed the integrity check",
+                       arrange: damaged { $0.replaceSubrange(4096..<5120, with: $0[2048..<3072]) }),
+        HostileCommand(name: "verify a damaged page", arguments: ["verify", "db.db"] + fast, status: 4,
+                       mentions: "Restore it from a backup", arrange: damaged { $0[5 * 1024 + 9] ^= 0x40 }),
+        HostileCommand(name: "verify a file truncated to 512 bytes", arguments: ["verify", "db.db"] + fast, status: 4,
+                       mentions: "truncated", arrange: damaged { $0 = $0.prefix(512) }),
+        HostileCommand(name: "exec a file truncated to 512 bytes", arguments: ["exec", "db.db", "SELECT 1"] + fast, status: 4,
+                       mentions: "truncated", arrange: damaged { $0 = $0.prefix(512) }),
+        HostileCommand(name: "verify the 16-byte SQLite header", arguments: ["verify", "db.db"] + fast, status: 4,
+                       mentions: "not an SQLCipher database", stdin: Data(), arrange: file(header)),
+        HostileCommand(name: "verify the SQLite header and garbage", arguments: ["verify", "db.db"] + fast, status: 4,
+                       mentions: "not a power of two", stdin: Data(), arrange: file(headerAndGarbage)),
+        HostileCommand(name: "encrypt the 16-byte SQLite header", arguments: ["encrypt", "db.db"] + fast, status: 4,
+                       mentions: "shorter than a 100-byte", stdin: Data(), arrange: file(header)),
+        HostileCommand(name: "encrypt the SQLite header and garbage", arguments: ["encrypt", "db.db", "--to", "e.db"] + fast,
+                       status: 4, mentions: "not an SQLCipher database", stdin: Data(), arrange: file(headerAndGarbage)),
+        HostileCommand(name: "create \"\"", arguments: ["create", ""] + fast, status: 2, mentions: "path is empty", stdin: Data()),
+        HostileCommand(name: "exec \"\"", arguments: ["exec", "", "SELECT 1"] + fast, status: 2, mentions: "path is empty",
+                       stdin: Data()),
+        HostileCommand(name: "decrypt --to \"\"", arguments: ["decrypt", "db.db", "--to", ""] + fast, status: 2,
+                       mentions: "needs a value", stdin: Data(), arrange: withDatabase),
+        HostileCommand(name: "create through a file", arguments: ["create", "db.db/sub.db"] + fast, status: 1,
+                       mentions: "db.db is a file, not a folder", arrange: withDatabase),
+        HostileCommand(name: "verify through a file", arguments: ["verify", "db.db/sub.db"] + fast, status: 1,
+                       mentions: "db.db is a file, not a folder", arrange: withDatabase),
+        HostileCommand(name: "encrypt --to through a file", arguments: ["encrypt", "plain.db", "--to", "db.db/e.db"] + fast,
+                       status: 1, mentions: "not a folder", arrange: { cli in
+                           try TemplateDatabase.write(cli)
+                           try PlainDatabase.write(cli)
+                       }),
+        HostileCommand(name: "verify an existing database at a path too long for SQLite",
+                       arguments: ["verify", longPath + "/db.db"] + fast, status: 1, mentions: "too long for SQLite",
+                       arrange: { cli in
+                           try FileManager.default.createDirectory(atPath: cli.folder.path(longPath), withIntermediateDirectories: true)
+                           try TemplateDatabase.write(cli, longPath + "/db.db")
+                       }),
+        HostileCommand(name: "verify a 4,200-byte path", arguments: ["verify", String(repeating: "d/", count: 2100) + "db.db"] + fast,
+                       status: 1, mentions: "too long"),
+    ]
+
+    /// Folders of 120-byte names: about 600 bytes, over SQLite's 512 (`mxPathname`).
+    static let longPath = Array(repeating: String(repeating: "p", count: 120), count: 5).joined(separator: "/")
+}
+
 // MARK: - The runner
 
 @Suite struct CipherDBHostileInputTests {
     @Test func theTableIsLargeEnoughAndNamesAreUnique() {
-        #expect(HostileCommands.cases.count >= 30)
+        #expect(HostileCommands.cases.count >= 80)
         #expect(Set(HostileCommands.cases.map(\.name)).count == HostileCommands.cases.count, "case names must be unique")
     }
 
     @Test(arguments: HostileCommands.cases)
     func hostileCommand(_ command: HostileCommand) throws {
         try command.run()
+    }
+
+    /// A file name that is not UTF-8 is refused, not turned into `\u{FFFD}\u{FFFD}.db`
+    /// (through bash: a `Process` argument is a Swift `String`, always UTF-8).
+    @Test func aFileNameThatIsNotUTF8IsRefused() throws {
+        let folder = try ScratchFolder()
+        let (status, text) = try Program.runBash(
+            "printf 'pw-secret-5\\n' | \"$CIPHERDB\" create $'\\xff\\xfe.db' --kdf-iter 4000 --legacy-kdf", in: folder.url)
+        #expect(status == 2, "\(text)")
+        #expect(text.contains("not valid UTF-8"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 }
 
@@ -196,19 +271,10 @@ extension HostileCommands {
     }
 
     @Test func processSubstitutionIsReadAsAPasswordFile() throws {
-        let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let command = "\"$CIPHERDB\" verify db.db --password-file <(printf '%s\\n' \"$PW\") --kdf-iter 4000 --legacy-kdf"
-        bash.arguments = ["-c", command]
-        bash.currentDirectoryURL = folder.url
-        bash.environment = ["CIPHERDB": try Program.url("cipherdb").path, "PW": password]
-        let output = Pipe()
-        bash.standardOutput = output
-        bash.standardError = output
-        try bash.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        bash.waitUntilExit()
-        #expect(bash.terminationStatus == 0, "\(text)")
+        let (status, text) = try Program.runBash(
+            "\"$CIPHERDB\" verify db.db --password-file <(printf '%s\\n' \"$PW\") --kdf-iter 4000 --legacy-kdf",
+            in: folder.url, environment: ["PW": password])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("integrity: ok"))
     }
 

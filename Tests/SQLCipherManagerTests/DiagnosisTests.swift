@@ -70,7 +70,10 @@ import Testing
         // A plain open reads only the schema; the damaged page fails when read.
         let manager = dir.manager()
         try manager.open(password: "secret")
-        #expect(throws: SQLiteError.self) { try manager.fetchAll("SELECT * FROM item") }
+        // It is said like at open (issue 16): corrupt, with the path and SQLite's error kept.
+        let error = try #require(thrownError { _ = try manager.fetchAll("SELECT * FROM item") } as? DatabaseManagerError)
+        guard case .corrupt(_, let underlying) = error else { throw TestFailure() }
+        #expect(underlying?.code == .corrupt)
         #expect(try !manager.integrityProblems().isEmpty)
         manager.close()
         // With checksIntegrityOnOpen the open itself reports it.

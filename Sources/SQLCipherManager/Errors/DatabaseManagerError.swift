@@ -128,7 +128,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .parentDirectoryMissing(let path):
             return "The folder that should hold \(path) does not exist. Create the folder first."
         case .invalidPath(let path, let reason):
-            return "\(path) cannot be used as a database path: \(reason). Choose a shorter name or path."
+            return "\(path) cannot be used as a database path: \(reason). Choose another path."
         case .plaintextDatabase(let path):
             return "\(path) is a plaintext (unencrypted) SQLite database. Encrypt it first "
                 + "(DatabaseManager.encryptPlaintextDatabase, or `cipherdb encrypt`), or set "

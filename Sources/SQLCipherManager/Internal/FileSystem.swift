@@ -87,6 +87,8 @@ extension DatabaseManagerError {
         case ENOSPC, EDQUOT, EFBIG: self = .diskFull(path: failure.path, underlying: nil)
         case ENOENT: self = .fileNotFound(path: failure.path)
         case ENAMETOOLONG: self = .invalidPath(path: failure.path, reason: "a name in it, or the whole path, is too long")
+        case ENOTDIR: self = .invalidPath(path: failure.path, reason: "a part of it is a file, not a folder")
+        case ELOOP: self = .invalidPath(path: failure.path, reason: "its symbolic links form a loop")
         default: self = .ioError(path: failure.path, underlying: nil)
         }
     }

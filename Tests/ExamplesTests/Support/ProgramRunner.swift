@@ -71,6 +71,26 @@ enum Program {
     }
 }
 
+extension Program {
+    /// Runs a bash command line in `folder` with `$CIPHERDB` set to the built cipherdb (for what
+    /// a `Process` cannot pass: `<(…)`, arguments that are not UTF-8). Returns the status and
+    /// stdout + stderr.
+    static func runBash(_ command: String, in folder: URL, environment: [String: String] = [:]) throws -> (Int32, String) {
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-c", command]
+        bash.currentDirectoryURL = folder
+        bash.environment = environment.merging(["CIPHERDB": try url("cipherdb").path]) { $1 }
+        let output = Pipe()
+        bash.standardOutput = output
+        bash.standardError = output
+        try bash.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        bash.waitUntilExit()
+        return (bash.terminationStatus, text)
+    }
+}
+
 /// A started program.
 final class RunningProgram: @unchecked Sendable {
     let process: Process

@@ -73,7 +73,8 @@ enum BadInputMatrix {
                  arrange: { try randomBytes(1000).write(to: $0.url) }, act: { try $0.open(secret) }),
         BadInput(name: "random bytes, whole pages", expected: "incorrectPasswordOrSettings",
                  arrange: { try randomBytes(4096).write(to: $0.url) }, act: { try $0.open(secret) }),
-        BadInput(name: "plaintext header followed by garbage", expected: "plaintextDatabase",
+        // Not "plaintext, encrypt it first": the rest of the 100-byte header is not SQLite's (issue 16).
+        BadInput(name: "plaintext header followed by garbage", expected: "notADatabase",
                  arrange: { try (Data(DatabaseFile.plaintextHeader) + randomBytes(4080)).write(to: $0.url) },
                  act: { try $0.open(secret) }),
         BadInput(name: "plaintext SQLite opened with a password", expected: "plaintextDatabase", mentions: "encrypt it",
@@ -121,7 +122,8 @@ enum BadInputMatrix {
                      try scene.makeEncrypted(rows: 500)
                      try scene.edit { $0[3 * 1024 + 200] ^= 0x01 }
                  }, act: { try $0.open(secret) { $0.checksIntegrityOnOpen = true } }),
-        BadInput(name: "flipped byte inside a data page, then read", expected: "sqlite:11", mentions: "malformed",
+        // A query's SQLITE_CORRUPT is said with the path and advice, like at open (issue 16).
+        BadInput(name: "flipped byte inside a data page, then read", expected: "corrupt", mentions: "malformed",
                  leavesManagerClosed: false,
                  arrange: { scene in
                      try scene.makeEncrypted(rows: 500)
@@ -309,7 +311,7 @@ enum BadInputMatrix {
                      try scene.makeEncrypted()
                      try scene.holdLock("BEGIN EXCLUSIVE")
                  }, act: { try $0.open(secret) { $0.busyTimeout = 0.1 } }),
-        BadInput(name: "write lock held by another connection: write", expected: "sqlite:5", mentions: "locked",
+        BadInput(name: "write lock held by another connection: write", expected: "busy", mentions: "locked",
                  leavesManagerClosed: false,
                  arrange: { scene in
                      try scene.makeEncrypted()

@@ -8,7 +8,7 @@ import Testing
 /// the wrong diagnosis. Each case runs through ``BadInput/run()``: the typed error, a message
 /// that says what to do and holds no password, every file byte-identical, no leftovers.
 enum HostileInputs {
-    static let cases: [BadInput] = kdfRanges + otherRanges + rangesInOtherFlows
+    static let cases: [BadInput] = kdfRanges + otherRanges + rangesInOtherFlows + headers + sizesAndPaths + queries
 
     private static let secret = "secret"
 
@@ -115,11 +115,141 @@ enum HostileInputs {
     ]
 }
 
+// MARK: - Wrong diagnoses (item 7)
+
+extension HostileInputs {
+    /// A real plaintext header (from a database SQLite wrote), then `change` applied.
+    static func plaintextHeader(_ change: (inout [UInt8]) -> Void = { _ in }) throws -> Data {
+        let dir = TemporaryDirectory()
+        try Fixture.makePlaintextDatabase(at: dir.file("plain.db"))
+        var header = Array(Fixture.bytes(dir.file("plain.db")).prefix(100))
+        change(&header)
+        return Data(header)
+    }
+
+    private static func open(_ bytes: @escaping @Sendable () throws -> Data, name: String, mentions: String) -> [BadInput] {
+        [
+            BadInput(name: "open: \(name)", expected: "notADatabase", mentions: mentions,
+                     arrange: { try bytes().write(to: $0.url) }, act: { try $0.open(secret) }),
+            BadInput(name: "encrypt: \(name)", expected: "notADatabase", mentions: mentions,
+                     arrange: { try bytes().write(to: $0.url) }, act: { try $0.encrypt("new-secret") }),
+            BadInput(name: "open, adopting plaintext: \(name)", expected: "notADatabase", mentions: mentions,
+                     arrange: { try bytes().write(to: $0.url) },
+                     act: { try $0.open(secret) { $0.adoptsPlaintextDatabase = true } }),
+        ]
+    }
+
+    /// Files that start with `"SQLite format 3\0"` but are not databases: "not a database",
+    /// never "plaintext, encrypt it first".
+    static let headers: [BadInput] =
+        open({ Data(DatabaseFile.plaintextHeader) }, name: "the 16-byte header alone", mentions: "shorter than a 100-byte")
+        + open({ Data(DatabaseFile.plaintextHeader) + Data(repeating: 0, count: 84) }, name: "header and 84 zero bytes",
+               mentions: "page size field (0)")
+        + open({ Data(DatabaseFile.plaintextHeader) + Data((0..<4080).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }) },
+               name: "header and 4080 bytes of garbage", mentions: "not a power of two")
+        + open({ try plaintextHeader() }, name: "a real header cut to 100 bytes", mentions: "less than its first page")
+        + open({ try plaintextHeader { $0[16] = 0x03; $0[17] = 0xE8 } + Data(count: 3996) }, name: "page size field 1000",
+               mentions: "page size field (1000)")
+        + open({ try plaintextHeader { $0[21] = 0 } + Data(count: 4000) }, name: "payload fractions not 64/32/32",
+               mentions: "rest of the header is not SQLite's")
+
+    static let sizesAndPaths: [BadInput] = [
+        BadInput(name: "truncated to 512 bytes, right password", expected: "notADatabase", mentions: "truncated",
+                 arrange: { scene in
+                     try scene.makeEncrypted(rows: 300)
+                     try scene.edit { $0 = $0.prefix(512) }
+                 }, act: { try $0.open(secret) }),
+        BadInput(name: "truncated to 512 bytes, page size 4096", expected: "notADatabase", mentions: "less than one 4096-byte page",
+                 arrange: { scene in
+                     try scene.makeEncrypted(rows: 300)
+                     try scene.edit { $0 = $0.prefix(512) }
+                 }, act: { try $0.open(secret) { $0.cipher.pageSize = 4096 } }),
+        BadInput(name: "create through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+                 arrange: { scene in
+                     try scene.makeEncrypted(at: scene.dir.file("enc.db"))
+                     scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
+                 }, act: { try $0.create(secret) }),
+        BadInput(name: "open through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+                 arrange: { scene in
+                     try scene.makeEncrypted(at: scene.dir.file("enc.db"))
+                     scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
+                 }, act: { try $0.open(secret) }),
+        BadInput(name: "encrypt through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+                 arrange: { scene in
+                     try Fixture.makePlaintextDatabase(at: scene.dir.file("plain.db"))
+                     scene.url = scene.dir.file("plain.db").appendingPathComponent("sub.db")
+                 }, act: { try $0.encrypt("new-secret") }),
+        BadInput(name: "open a 4,200-byte path", expected: "invalidPath", mentions: "too long",
+                 arrange: { scene in
+                     let deep = Array(repeating: String(repeating: "d", count: 200), count: 21).joined(separator: "/")
+                     scene.url = scene.dir.url.appendingPathComponent(deep).appendingPathComponent("test.db")
+                 }, act: { try $0.open(secret) }),
+        BadInput(name: "open an existing database at a path too long for SQLite", expected: "invalidPath",
+                 mentions: "too long for SQLite",
+                 arrange: { scene in
+                     let deep = Array(repeating: String(repeating: "e", count: 120), count: 5).joined(separator: "/")
+                     let folder = scene.dir.url.appendingPathComponent(deep)
+                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                     try Fixture.makeEncryptedDatabase(at: scene.dir.file("short.db"))
+                     scene.url = folder.appendingPathComponent("test.db")
+                     try FileManager.default.moveItem(at: scene.dir.file("short.db"), to: scene.url)
+                 }, act: { try $0.open(secret) }),
+        BadInput(name: "create at a path too long for SQLite", expected: "invalidPath", mentions: "too long for SQLite",
+                 arrange: { scene in
+                     let deep = Array(repeating: String(repeating: "f", count: 120), count: 5).joined(separator: "/")
+                     let folder = scene.dir.url.appendingPathComponent(deep)
+                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                     scene.url = folder.appendingPathComponent("test.db")
+                 }, act: { try $0.create(secret) }),
+        BadInput(name: "a loop of symbolic links", expected: "invalidPath", mentions: "loop",
+                 arrange: { scene in
+                     try FileManager.default.createSymbolicLink(atPath: scene.url.path, withDestinationPath: scene.dir.file("b.db").path)
+                     try FileManager.default.createSymbolicLink(atPath: scene.dir.file("b.db").path, withDestinationPath: scene.url.path)
+                 }, act: { try $0.open(secret) }),
+    ]
+
+    /// Errors met by a query after a good open, said like the same error at open: the path and what to do.
+    static let queries: [BadInput] = {
+        let damaged: @Sendable (Scene) throws -> Void = { scene in
+            try scene.makeEncrypted(rows: 500)
+            try scene.edit { $0[3 * 1024 + 200] ^= 0x01 }
+        }
+        let flows: [(String, @Sendable (DatabaseManager) throws -> Void)] = [
+            ("execute", { try $0.execute("UPDATE item SET name = name || 'x'") }),
+            ("scalar", { _ = try $0.scalar(Int.self, "SELECT sum(length(name)) FROM item") }),
+            ("fetchOne", { _ = try $0.fetchOne("SELECT * FROM item ORDER BY name DESC") }),
+            ("transaction", { manager in try manager.transaction { _ = try $0.fetchAll("SELECT * FROM item") } }),
+            ("withDatabase", { manager in try manager.withDatabase { _ = try $0.fetchAll("SELECT * FROM item") } }),
+        ]
+        let locked: [BadInput] = [
+            BadInput(name: "exclusive lock held by another connection: read", expected: "busy", mentions: "busyTimeout",
+                     leavesManagerClosed: false,
+                     arrange: { try $0.makeEncrypted() },
+                     act: { scene in
+                         let manager = try scene.open(secret) { $0.busyTimeout = 0.1 }
+                         try scene.holdLock("BEGIN EXCLUSIVE")
+                         _ = try manager.fetchAll("SELECT * FROM item")
+                     }),
+            BadInput(name: "write lock held by another connection: immediate transaction", expected: "busy", mentions: "locked",
+                     leavesManagerClosed: false,
+                     arrange: { scene in
+                         try scene.makeEncrypted()
+                         try scene.holdLock("BEGIN IMMEDIATE")
+                     },
+                     act: { try $0.open(secret) { $0.busyTimeout = 0.1 }.transaction(.immediate) { _ in } }),
+        ]
+        return flows.map { name, flow in
+            BadInput(name: "damaged data page met by \(name)", expected: "corrupt", mentions: "Restore it from a backup",
+                     leavesManagerClosed: false, arrange: damaged, act: { try flow(try $0.open(secret)) })
+        } + locked
+    }()
+}
+
 // MARK: - The runner
 
 @Suite struct HostileInputTests {
     @Test func theTableIsLargeEnoughAndNamesAreUnique() {
-        #expect(HostileInputs.cases.count >= 40)
+        #expect(HostileInputs.cases.count >= 75)
         #expect(Set(HostileInputs.cases.map(\.name)).count == HostileInputs.cases.count, "case names must be unique")
     }
 

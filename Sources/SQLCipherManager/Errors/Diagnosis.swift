@@ -1,0 +1,36 @@
+// MARK: - Diagnosis after the fact
+
+extension DatabaseManager {
+    /// A failed unlock of a file smaller than one page of the settings tried, and smaller than
+    /// 1024 bytes (the least any SQLCipher writes by default), is not a wrong password: the file
+    /// is truncated (or was written with a smaller page size). A larger file may simply use
+    /// smaller pages than the ones tried: that stays "other settings".
+    static func refineUnlockFailure(_ error: DatabaseManagerError, path: String, cipher: CipherOptions) -> DatabaseManagerError {
+        guard case .incorrectPasswordOrSettings = error, let size = DatabaseFile(path: path).size else { return error }
+        let pageSize = expectedPageSize(cipher)
+        guard size < min(pageSize, 1024) else { return error }
+        return .notADatabase(path: path, reason: "it is only \(size) bytes, less than one \(pageSize)-byte page, so it is "
+            + "truncated (or was written with a smaller page size)")
+    }
+
+    /// The page size a key is tried with: the option, else the one `cipher_compatibility`
+    /// implies, else the linked SQLCipher's default (4096 from 4.0, 1024 before).
+    static func expectedPageSize(_ cipher: CipherOptions) -> Int {
+        if let pageSize = cipher.pageSize { return pageSize }
+        if let compatibility = cipher.compatibility { return compatibility >= 4 ? 4096 : 1024 }
+        return (linkedSQLCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
+    }
+
+    /// A statement's failure that is about the file, not the SQL, said like the same error at
+    /// open: `SQLITE_CORRUPT` and `SQLITE_NOTADB` (a page that no longer decrypts) →
+    /// ``DatabaseManagerError/corrupt(path:underlying:)``, `SQLITE_BUSY` and `SQLITE_LOCKED` →
+    /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error.
+    static func translateQueryError(_ error: any Error, path: String) -> any Error {
+        guard let error = error as? SQLiteError else { return error }
+        switch error.code {
+        case .corrupt, .notADatabase: return DatabaseManagerError.corrupt(path: path, underlying: error)
+        case .busy, .locked: return DatabaseManagerError.busy(path: path, underlying: error)
+        default: return error
+        }
+    }
+}

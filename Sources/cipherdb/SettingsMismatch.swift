@@ -35,8 +35,8 @@ struct SettingsMismatch: Error {
         guard let found else {
             let count: Int
             if case .noKnownSettingsOpen(let tried) = diagnosis { count = tried.count } else { count = 0 }
-            return "Incorrect password for \(path): it opens with none of the \(count + 1) known cipher settings "
-                + "either (SQLCipher 1-\(DatabaseManager.linkedSQLCipherVersion?.major ?? 3) formats, pages of 1024-16384 bytes). "
+            return "Incorrect password for \(path): it opens neither with the settings given nor with the \(count) other "
+                + "known sets (SQLCipher 1-\(DatabaseManager.linkedSQLCipherVersion?.major ?? 3) formats, pages of 1024-16384 bytes). "
                 + "Try again with the right password; a file written with settings of its own needs them "
                 + "(--kdf-iter N, --page-size N, --no-hmac)."
         }

@@ -56,6 +56,15 @@ import Testing
         #expect(try session.wait() == 0)
     }
 
+    @Test func ctrlCWhileEditingPutsTheTerminalBack() throws {
+        let session = try loggedIn()
+        try keys(session, "half a comm")
+        try session.interrupt(after: "half a comm", echo: true)
+        #expect(try session.wait() == 130)
+        #expect(session.shown.contains("Interrupted. The database is closed."))
+        #expect(session.terminalEchoes && !session.readsKeys, "raw mode must end with the program")
+    }
+
     /// `passwd` at a terminal: the invalid new password is refused and asked for again with
     /// echo still off; the passwords never show, and Up at `notes>` never brings one back.
     @Test func passwdAsksAgainWithoutEchoAndKeepsNoPasswordInTheHistory() throws {

@@ -6,10 +6,12 @@ extension DatabaseManager {
     ///
     /// - Throws: ``DatabaseManagerError/notOpen`` when closed,
     ///   ``DatabaseManagerError/databaseReplaced(path:)`` when another program re-encrypted and
-    ///   replaced the file under this connection (checked before `body`, and when a statement
-    ///   fails), or what `body` throws (statements throw ``SQLiteError``), except that a damaged
-    ///   page (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) becomes ``DatabaseManagerError/corrupt(path:underlying:)``
-    ///   and a lock held too long (`SQLITE_BUSY`, `SQLITE_LOCKED`) ``DatabaseManagerError/busy(path:underlying:)``,
+    ///   replaced the file under this connection (a replaced file is retired by the program
+    ///   that replaced it, so the next statement here fails; only then is the file's identity
+    ///   checked, one `stat`, so a call that succeeds costs nothing extra), or what `body` throws
+    ///   (statements throw ``SQLiteError``), except that a damaged page (`SQLITE_CORRUPT`,
+    ///   `SQLITE_NOTADB`) becomes ``DatabaseManagerError/corrupt(path:underlying:)`` and a lock
+    ///   held too long (`SQLITE_BUSY`, `SQLITE_LOCKED`) ``DatabaseManagerError/busy(path:underlying:)``,
     ///   with the path, as at open. The ``SQLiteError`` stays in `underlying`.
     public func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try locked {

@@ -139,12 +139,9 @@ public final class DatabaseManager: @unchecked Sendable {
         database = nil
     }
 
-    /// The open database, or ``DatabaseManagerError/notOpen``, or
-    /// ``DatabaseManagerError/databaseReplaced(path:)`` when another program replaced the file
-    /// under the connection (one `stat` per call).
+    /// The open database, or ``DatabaseManagerError/notOpen``.
     func requireDatabase() throws -> Database {
         guard let database else { throw DatabaseManagerError.notOpen }
-        if let error = replacementError(of: database) { throw error }
         return database
     }
 

@@ -48,6 +48,36 @@ final class SecretBytes: @unchecked Sendable {
 
     let count: Int
 
+    /// `count` zero bytes, to be filled in place with ``withMutableBytes(_:)`` (so that a key
+    /// computed into it is never in memory this type does not wipe).
+    init(zeroedCount: Int) {
+        buffer = .allocate(byteCount: max(zeroedCount, 1), alignment: 1)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        count = zeroedCount
+    }
+
+    /// A raw key with its salt in SQLCipher's `x'<64 hex key><32 hex salt>'` form, written
+    /// straight into this type's buffer.
+    convenience init(rawKeyText key: UnsafeRawBufferPointer, salt: [UInt8]) {
+        self.init(zeroedCount: 3 + 2 * (key.count + salt.count))
+        let hex = Array("0123456789abcdef".utf8)
+        withMutableBytes { out in
+            var index = 0
+            func put(_ byte: UInt8) { out[index] = byte; index += 1 }
+            put(UInt8(ascii: "x"))
+            put(UInt8(ascii: "'"))
+            for byte in key { put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)]) }
+            for byte in salt { put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)]) }
+            put(UInt8(ascii: "'"))
+        }
+        isRawKey = true
+    }
+
+    /// Lends the bytes for writing, without copying them. Only while the value is being built.
+    func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+
     /// `true` for a raw key (`x'…'`), `false` for a password. Set only by the initializers.
     private(set) var isRawKey = false
 

@@ -2,6 +2,9 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
+# Copies of glib's .pc files without -pthread (written by scripts/ensure-deps.sh), so SwiftPM
+# prints no "prohibited flag" warning for the libsecret target.
+export PKG_CONFIG_PATH := $(CURDIR)/.build/scm-pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
 .PHONY: deps build demo test sanitize bench bench-quick clean
 

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
         .executable(name: "LoginDemo", targets: ["LoginDemo"]),
         .executable(name: "cipherdb", targets: ["cipherdb"]),
+        .library(name: "SQLCipherSecretService", targets: ["SQLCipherSecretService"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
@@ -23,6 +24,13 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto"]),
+        // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"]), .brew(["libsecret"])]
+        ),
+        .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherManager", "CLibSecret"]),
         // Terminal input/output shared by the two programs below (not a product).
         .target(name: "TerminalIO"),
         .executableTarget(
@@ -39,6 +47,14 @@ let package = Package(
             path: "Benchmarks/SQLCipherBench"
         ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
+        // Against a real gnome-keyring-daemon on a private D-Bus session bus (no mock), through
+        // KeyringProbe: GLib reads the bus address once per process, so each test runs the probe.
+        .testTarget(name: "SQLCipherSecretServiceTests", dependencies: ["KeyringProbe"]),
+        .executableTarget(
+            name: "KeyringProbe",
+            dependencies: ["SQLCipherManager", "SQLCipherSecretService"],
+            path: "Tests/KeyringProbe"
+        ),
         // The process the fault-injection tests kill mid-rekey/encrypt/decrypt (not a product).
         .executableTarget(
             name: "FaultInjectionHelper",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what `make test` / `make demo` need is installed: SQLCipher's development files
-# (pkg-config name `sqlcipher`), pkg-config, and the Debian `sqlcipher` CLI used by interop tests.
+# (pkg-config name `sqlcipher`), pkg-config, the Debian `sqlcipher` CLI used by interop tests,
+# libsecret (`libsecret-1`), dbus-daemon and gnome-keyring-daemon for the keyring store's tests.
 # On Debian/Ubuntu as root it installs them with apt-get; on macOS with Homebrew; otherwise it
 # says exactly what to install.
 set -euo pipefail
@@ -15,12 +16,32 @@ command -v sqlcipher >/dev/null 2>&1 || need_apt+=(sqlcipher)
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcrypto 2>/dev/null; then
     need_apt+=(libssl-dev)
 fi
+# The keyring store (libsecret) and its tests: a private D-Bus session bus and gnome-keyring-daemon.
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libsecret-1 2>/dev/null; then
+    need_apt+=(libsecret-1-dev)
+fi
+command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
+
+# glib's gmodule/gthread .pc files put -pthread in Cflags, which SwiftPM prints a "prohibited
+# flag" warning for on every build; the Makefile puts copies without it first on PKG_CONFIG_PATH.
+write_pkgconfig_overrides() {
+    local folder
+    folder="$(cd "$(dirname "$0")/.." && pwd)/.build/scm-pkgconfig"
+    mkdir -p "$folder"
+    for name in gmodule-no-export-2.0 gthread-2.0; do
+        local dir
+        dir=$(PKG_CONFIG_PATH= pkg-config --variable=pcfiledir "$name" 2>/dev/null) || continue
+        sed -E 's/(^|[[:space:]])-pthread([[:space:]]|$)/\1\2/g' "$dir/$name.pc" > "$folder/$name.pc"
+    done
+}
+trap write_pkgconfig_overrides EXIT
 
 [ ${#need_apt[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = "Darwin" ]; then
     if command -v brew >/dev/null 2>&1; then
-        brew install sqlcipher pkg-config openssl
+        brew install sqlcipher pkg-config openssl libsecret dbus
         exit 0
     fi
     echo "error: SQLCipher is missing. Install Homebrew, then: brew install sqlcipher pkg-config" >&2

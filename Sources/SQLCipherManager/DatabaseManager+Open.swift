@@ -78,7 +78,7 @@ extension DatabaseManager {
 
     /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
     /// plaintext file), connect, install, fire the event, migrate.
-    private func openFlow(key: SecretBytes, creating: Bool) throws {
+    func openFlow(key: SecretBytes, creating: Bool) throws {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
         let connection: Connection
         do {

@@ -64,7 +64,7 @@ extension DatabaseManager {
 
     // MARK: - Flow
 
-    private func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
+    func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
         let db = try requireDatabase()
         // The open file, even if databaseURL was changed since (that takes effect at the next open).
         let path = db.connection.path

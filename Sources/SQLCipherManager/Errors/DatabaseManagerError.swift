@@ -94,6 +94,17 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case foreignSidecar(path: String, sidecar: String)
     /// A statement failed.
     case sqlite(SQLiteError)
+    /// The database's key could not be read from its ``KeyStore``: the store is locked or
+    /// unreachable, a key file's permissions are unsafe, or no key is stored while an encrypted
+    /// database exists. The file was not touched and **no new key was made**.
+    case keyUnavailable(identifier: String, reason: String)
+    /// The key loaded from the ``KeyStore`` does not decrypt the database (another key, or other
+    /// cipher settings). The file was not touched.
+    case keyRefused(identifier: String, path: String)
+    /// A new key could not be stored, so no database was created or encrypted with it.
+    case keyNotStored(identifier: String, reason: String)
+    /// The operating system's secure random source failed (`getentropy`).
+    case randomSourceFailed(reason: String)
 
     public var errorDescription: String? { description }
 
@@ -187,6 +198,17 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
                 + "again; if it was the database's own (after a crash), restore the database from a backup."
         case .sqlite(let error):
             return error.description
+        case .keyUnavailable(let identifier, let reason):
+            return "The key '\(identifier)' is unavailable: \(reason). The database was not touched and no new key "
+                + "was made. Make the key readable (unlock the keyring, fix the key file) or restore it from a backup, then open again."
+        case .keyRefused(let identifier, let path):
+            return "The key '\(identifier)' does not open \(path) (another key, or other cipher settings). The file was "
+                + "not touched. Restore the key that belongs to this database from a backup."
+        case .keyNotStored(let identifier, let reason):
+            return "A new key '\(identifier)' could not be stored: \(reason). No database was created or encrypted; "
+                + "fix the key store and try again."
+        case .randomSourceFailed(let reason):
+            return "The system's secure random source failed (\(reason)), so no key was generated. Try again."
         }
     }
 

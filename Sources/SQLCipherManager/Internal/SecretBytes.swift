@@ -32,7 +32,7 @@ final class SecretBytes: @unchecked Sendable {
 
     /// A raw 32-byte key in SQLCipher's `x'<64 hex>'` form, which `sqlite3_key` uses directly
     /// without PBKDF2.
-    convenience init(rawKey: Data) {
+    convenience init<C: Collection>(rawKey: C) where C.Element == UInt8 {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = [UInt8(ascii: "x"), UInt8(ascii: "'")]
         text.reserveCapacity(rawKey.count * 2 + 3)
@@ -106,7 +106,7 @@ final class SecretBytes: @unchecked Sendable {
 
     /// Zeroes memory with a call the optimiser may not remove as a dead store before `free`
     /// (`explicit_bzero` in glibc, `memset_s` on Apple systems).
-    private static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Darwin)
         _ = memset_s(base, buffer.count, 0, buffer.count)

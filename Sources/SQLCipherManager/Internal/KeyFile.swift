@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - KeyFile
+
+/// The POSIX side of key files: a private folder (0700), checked opens that refuse another
+/// owner or group/other permission bits before reading a byte, and durable writes
+/// (temporary file, `fsync`, `rename`, `fsync` of the folder) under an `flock`.
+enum KeyFile {
+    /// The accepted contents: 32 raw bytes, or 64 hexadecimal digits with an optional line end.
+    static let acceptedSizes: Set<Int> = [32, 64, 65, 66]
+
+    // MARK: Checks
+
+    /// Checks a folder that holds keys: `false` when it does not exist.
+    static func checkFolder(_ path: String) throws(KeyStoreError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw failure("lstat", path, errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notARegularFile(path: path) }
+        try checkOwnerAndMode(info, path: path)
+        return true
+    }
+
+    /// Refuses what another user owns or what group/other may access.
+    static func checkOwnerAndMode(_ info: stat, path: String) throws(KeyStoreError) {
+        guard info.st_uid == geteuid() else {
+            throw .wrongOwner(path: path, owner: UInt32(info.st_uid), expected: UInt32(geteuid()))
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o7777))
+        }
+    }
+
+    /// Creates the folder with mode 0700 (its parent must exist), or checks the one there.
+    static func ensureFolder(_ path: String) throws(KeyStoreError) {
+        if try checkFolder(path) { return }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("mkdir", path, errno) }
+        guard try checkFolder(path) else { throw failure("mkdir", path, ENOENT) }
+        syncFolder((path as NSString).deletingLastPathComponent)
+    }
+
+    // MARK: Reading
+
+    /// The key in the file at `path`, `nil` when there is no file. Owner, mode, type and size
+    /// are checked on the open descriptor before anything is read.
+    static func read(_ path: String) throws(KeyStoreError) -> DatabaseKey? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw .notARegularFile(path: path) }
+            throw failure("open", path, code)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("fstat", path, errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        try checkOwnerAndMode(info, path: path)
+        let size = Int(info.st_size)
+        guard acceptedSizes.contains(size) else {
+            throw .malformedKey(location: path, reason: "it has \(size) bytes; a key file holds 32 raw bytes or 64 hexadecimal digits")
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        defer {
+            SecretBytes.wipe(buffer)
+            buffer.deallocate()
+        }
+        var done = 0
+        while done < size {
+            let count = systemRead(fd, buffer.baseAddress! + done, size - done)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw failure("read", path, count == 0 ? EIO : errno) }
+            done += count
+        }
+        return try decode(UnsafeRawBufferPointer(buffer), location: path)
+    }
+
+    /// 32 raw bytes, or 64 hexadecimal digits followed by nothing, `\n` or `\r\n`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, location: String) throws(KeyStoreError) -> DatabaseKey {
+        if bytes.count == DatabaseKey.byteCount { return DatabaseKey(secret: SecretBytes(bytes)) }
+        let ending = bytes.count == 65 ? [UInt8(ascii: "\n")] : bytes.count == 66 ? [13, 10] : []
+        guard bytes.count >= 64, Array(bytes[64...]) == ending else {
+            throw .malformedKey(location: location, reason: "after 64 characters only a line end may follow")
+        }
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: DatabaseKey.byteCount, alignment: 1)
+        defer {
+            SecretBytes.wipe(raw)
+            raw.deallocate()
+        }
+        for index in 0..<DatabaseKey.byteCount {
+            guard let high = hexValue(bytes[2 * index]), let low = hexValue(bytes[2 * index + 1]) else {
+                throw .malformedKey(location: location, reason: "it is neither 32 raw bytes nor 64 hexadecimal digits")
+            }
+            raw[index] = high << 4 | low
+        }
+        return DatabaseKey(secret: SecretBytes(UnsafeRawBufferPointer(raw)))
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    // MARK: Errors
+
+    /// An `errno` as the key-store error a user can act on.
+    static func failure(_ operation: String, _ path: String, _ code: Int32) -> KeyStoreError {
+        let reason = "\(operation): \(String(cString: strerror(code)))"
+        switch code {
+        case EACCES, EPERM, EROFS: return .permissionDenied(path: path, reason: reason)
+        default: return .failed(location: path, reason: reason)
+        }
+    }
+
+    /// Flushes a folder's entries (`fsync`); best effort where the file system refuses.
+    static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
+
+// The C function, named apart from KeyFile's own `read`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

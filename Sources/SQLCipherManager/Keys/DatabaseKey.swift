@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - DatabaseKey
+
+/// A raw 256-bit database key, held in memory this type owns alone and zeroes when the last
+/// reference goes away (`explicit_bzero` / `memset_s`).
+///
+/// SQLCipher uses it as the AES key directly, without PBKDF2: it is given to `sqlite3_key` in
+/// SQLCipher's `x'<64 hex digits>'` form. Generate one with ``generate()`` and keep it in a
+/// ``KeyStore``; never write it in the source code, a log or the database.
+///
+/// Its `description` never shows the bytes.
+public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The length of every key, in bytes (AES-256).
+    public static let byteCount = 32
+
+    /// The 32 raw bytes.
+    let secret: SecretBytes
+
+    init(secret: SecretBytes) {
+        self.secret = secret
+    }
+
+    /// Copies 32 raw bytes into a new key. The caller should wipe its own copy.
+    ///
+    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless there are exactly 32 bytes.
+    public convenience init<C: Collection>(bytes: C) throws where C.Element == UInt8 {
+        guard bytes.count == Self.byteCount else { throw DatabaseManagerError.invalidKeyLength(bytes.count) }
+        self.init(secret: SecretBytes(bytes))
+    }
+
+    /// A new key: 32 bytes from the operating system's secure random source (`getentropy`,
+    /// which reads the kernel's CSPRNG: `getrandom(2)` on Linux, `arc4random` on Apple systems),
+    /// written straight into the zeroable buffer.
+    ///
+    /// - Throws: ``DatabaseManagerError/randomSourceFailed(reason:)`` when the system refuses.
+    public static func generate() throws -> DatabaseKey {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 1)
+        defer {
+            SecretBytes.wipe(buffer)
+            buffer.deallocate()
+        }
+        guard let base = buffer.baseAddress, getentropy(base, byteCount) == 0 else {
+            throw DatabaseManagerError.randomSourceFailed(reason: String(cString: strerror(errno)))
+        }
+        return DatabaseKey(secret: SecretBytes(UnsafeRawBufferPointer(buffer)))
+    }
+
+    /// Gives the 32 raw bytes to `body` without copying them. Do not keep the pointer.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try secret.withBytes(body)
+    }
+
+    /// The key in the form `sqlite3_key` takes for a raw key (`x'…'`), in a zeroable buffer.
+    var sqlcipherKey: SecretBytes {
+        secret.withBytes { SecretBytes(rawKey: $0) }
+    }
+
+    /// `true` when both keys have the same bytes (compared in constant time).
+    public func hasSameBytes(as other: DatabaseKey) -> Bool {
+        secret.isEqual(to: other.secret)
+    }
+
+    public var description: String { "DatabaseKey(<redacted \(Self.byteCount) bytes>)" }
+    public var debugDescription: String { description }
+}

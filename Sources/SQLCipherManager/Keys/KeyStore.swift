@@ -1,0 +1,99 @@
+import Foundation
+
+// MARK: - KeyStore
+
+/// Somewhere outside the code and outside the database that keeps database keys by identifier:
+/// a protected folder (``FileKeyStore``), the desktop keyring (`SecretServiceKeyStore` in the
+/// `SQLCipherSecretService` library), or an app's own (the Apple Keychain, a hardware token…).
+///
+/// The contract that keeps data safe is the difference between **missing** and **unavailable**:
+///
+/// - ``loadKey(identifier:)`` returns `nil` only when the store is reachable and certainly holds
+///   no key under the identifier;
+/// - it **throws** whenever it cannot tell: the store is locked, its daemon is not running, a
+///   file's permissions are unsafe, the stored value is malformed.
+///
+/// ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:)`` generates a new key only for
+/// `nil`, and only when no encrypted database exists; a thrown error never leads to a new key
+/// (apps that "recovered" from a locked keychain by making a new key lost every row).
+public protocol KeyStore: Sendable {
+    /// A short name for messages, such as `file key store /home/ann/.config/notes/keys`.
+    var storeDescription: String { get }
+
+    /// The key stored under `identifier`, or `nil` when the store certainly holds none.
+    ///
+    /// - Throws: a ``KeyStoreError`` (or the store's own error) whenever the key may exist but
+    ///   cannot be read now.
+    func loadKey(identifier: String) throws -> DatabaseKey?
+
+    /// Stores `key` under `identifier` durably: when this returns, the key survives a crash or
+    /// a power cut.
+    ///
+    /// - Throws: ``KeyStoreError/alreadyStored(identifier:store:)`` when a key is already stored
+    ///   under `identifier` (it is never replaced: delete it first), or why it could not be stored.
+    func storeKey(_ key: DatabaseKey, identifier: String) throws
+
+    /// Deletes the key stored under `identifier`; nothing stored is not an error. A database
+    /// encrypted with that key can never be opened again unless the key was backed up.
+    func deleteKey(identifier: String) throws
+}
+
+// MARK: - KeyStoreError
+
+/// Why a ``KeyStore`` could not load, store or delete a key. None of the cases carries key bytes.
+public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The identifier cannot name a key in this store (empty, too long, or characters other
+    /// than letters, digits, `.`, `_` and `-`; it may not start with `.`).
+    case invalidIdentifier(String, reason: String)
+    /// A key file or folder can be read or written by other users (group/other permission
+    /// bits); it was not read. `mode` is the permission bits found.
+    case insecurePermissions(path: String, mode: UInt32)
+    /// A key file or folder belongs to another user; it was not read.
+    case wrongOwner(path: String, owner: UInt32, expected: UInt32)
+    /// The path is not a regular file (or not a folder, for a store's folder): a symbolic link,
+    /// pipe, device… It was not read.
+    case notARegularFile(path: String)
+    /// The operating system refused access (`EACCES`, `EPERM`, `EROFS`).
+    case permissionDenied(path: String, reason: String)
+    /// The stored value is not a 32-byte key (raw, or 64 hexadecimal digits).
+    case malformedKey(location: String, reason: String)
+    /// The store is locked (for example a keyring that is not unlocked): the key may be there.
+    case locked(store: String, reason: String)
+    /// The store cannot be reached (no D-Bus session, no keyring daemon…).
+    case serviceUnavailable(store: String, reason: String)
+    /// A key is already stored under this identifier; it was kept.
+    case alreadyStored(identifier: String, store: String)
+    /// An input/output error, a full disk or another failure of the store.
+    case failed(location: String, reason: String)
+
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .invalidIdentifier(let identifier, let reason):
+            return "'\(identifier)' cannot be a key identifier: \(reason). Use letters, digits, '.', '_' and '-'."
+        case .insecurePermissions(let path, let mode):
+            return "\(path) is accessible to other users (mode \(String(mode, radix: 8))), so it was not read. "
+                + "Run `chmod go-rwx \(path)` if only you had access, or treat the key as leaked."
+        case .wrongOwner(let path, let owner, let expected):
+            return "\(path) belongs to user \(owner), not to user \(expected) running this program, so it was not "
+                + "read. Check who put it there; `chown` it back if it is yours."
+        case .notARegularFile(let path):
+            return "\(path) is not a regular file (or folder), so it was not read. Put the key in a plain file."
+        case .permissionDenied(let path, let reason):
+            return "Permission denied for \(path): \(reason). Check its owner and permissions."
+        case .malformedKey(let location, let reason):
+            return "The key at \(location) is malformed: \(reason). Restore it from your backup of the key."
+        case .locked(let store, let reason):
+            return "The \(store) is locked: \(reason). Unlock it (log in to the desktop session) and try again; "
+                + "the key may well be there."
+        case .serviceUnavailable(let store, let reason):
+            return "The \(store) cannot be reached: \(reason). Start the keyring (a desktop session with "
+                + "D-Bus and gnome-keyring or KWallet) and try again."
+        case .alreadyStored(let identifier, let store):
+            return "A key is already stored as '\(identifier)' in the \(store); it was kept. Load it instead."
+        case .failed(let location, let reason):
+            return "The key store failed at \(location): \(reason)."
+        }
+    }
+}

@@ -31,10 +31,11 @@ struct DatabaseFile {
     var size: Int64? { FileSystem.size(of: path) }
 
     /// The first `count` bytes of the file.
+    ///
+    /// Read through SQLite's VFS (``SQLiteVFS``), so that reading the header of a database
+    /// that a connection of this process has open never drops that connection's locks.
     func header(count: Int = 16) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: count)).map { Array($0) } ?? []
+        SQLiteVFS.prefix(of: path, count: count)
     }
 
     /// `true` when the file starts with SQLite's plaintext header.

@@ -108,15 +108,11 @@ struct ExportOperation {
         } catch let error as SQLiteError {
             throw DatabaseManagerError.busy(path: target, underlying: error)
         }
-        if writeLock.isWAL, let pid = FileSystem.otherProcessLocking(target + "-shm", offset: Self.walOpenLockOffset) {
-            throw DatabaseManagerError.openElsewhere(path: target, processID: Int(pid))
+        if let pid = writeLock.otherProgramHavingWALOpen() {
+            throw DatabaseManagerError.openElsewhere(path: target, processID: pid)
         }
         if !writeLock.isWAL, Self.hasLiveSidecar(target) { throw Self.busyError }
     }
-
-    /// The byte of a WAL database's `-shm` on which every connection to it holds a shared lock
-    /// (SQLite's `UNIX_SHM_DMS`: 120 + 8).
-    static let walOpenLockOffset = 128
 
     /// Refuses before anything is written: a folder or file that cannot be written, a target
     /// that exists (create), or less free space than twice the source (file, -wal and -journal).

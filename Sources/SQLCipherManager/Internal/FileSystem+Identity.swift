@@ -64,23 +64,37 @@ extension FileSystem {
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The process id of another process that holds a POSIX lock conflicting with an exclusive
-    /// lock on `count` bytes at `offset` of `path` (`fcntl(F_GETLK)`), or `nil` when none does
-    /// (or there is no file). Locks held by this process are never reported.
+    /// A descriptor kept open on a file to ask who else locks it (`fcntl(F_GETLK)`).
     ///
-    /// SQLite holds a shared lock on byte 128 of a WAL database's `-shm` (its "DMS" byte) for
-    /// as long as a connection has the database open, so this tells whether another program
-    /// has a WAL database open.
-    static func otherProcessLocking(_ path: String, offset: Int, count: Int = 1) -> pid_t? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(offset)
-        lock.l_len = off_t(count)
-        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
-        return lock.l_pid
+    /// POSIX drops every lock this process holds on a file when any descriptor of it is
+    /// closed, so a probe must be opened only once no connection of this process holds locks
+    /// on that file it still needs, and closed only after they are all gone.
+    final class LockProbe {
+        private let descriptor: Int32
+
+        /// Opens `path` read-only, or `nil` when there is no such file.
+        init?(path: String) {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+        }
+
+        deinit { close(descriptor) }
+
+        /// The process id of another process that holds a POSIX lock conflicting with an
+        /// exclusive lock on `count` bytes at `offset`, or `nil`. Locks of this process are
+        /// never reported.
+        ///
+        /// SQLite holds a shared lock on byte 128 of a WAL database's `-shm` (its "DMS" byte)
+        /// for as long as a connection has the database open, so this tells whether another
+        /// program has a WAL database open.
+        func otherProcessLocking(offset: Int, count: Int = 1) -> pid_t? {
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = off_t(offset)
+            lock.l_len = off_t(count)
+            guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+            return lock.l_pid
+        }
     }
 }

@@ -26,6 +26,8 @@ final class SourceWriteLock {
     /// `true` when the file is in WAL mode (`PRAGMA journal_mode`).
     let isWAL: Bool
     private var isInTransaction = false
+    /// Opened by ``otherProgramHavingWALOpen()``, closed after the connection (see ``FileSystem/LockProbe``).
+    private var walProbe: FileSystem.LockProbe?
 
     /// Takes the lock on `connection`, a connection of its own to the file (keyed if encrypted).
     init(connection: Connection) throws {
@@ -50,6 +52,15 @@ final class SourceWriteLock {
     func shutOutReaders(timeout: TimeInterval) throws {
         guard !isWAL else { return }
         try connection.lockExclusively(timeout: timeout)
+    }
+
+    /// WAL mode, once every other connection of this process to the file is closed: the
+    /// process id of another program that has the database open (its shared lock on the
+    /// `-shm`'s byte 128, SQLite's `UNIX_SHM_DMS`), or `nil`.
+    func otherProgramHavingWALOpen() -> Int? {
+        guard isWAL else { return nil }
+        if walProbe == nil { walProbe = FileSystem.LockProbe(path: FileSystem.resolvedPath(connection.path) + "-shm") }
+        return walProbe?.otherProcessLocking(offset: 128).map(Int.init)
     }
 
     /// The name of the schema entry that marks a replaced file; SQLite shows it in its error.
@@ -80,5 +91,6 @@ final class SourceWriteLock {
         isInTransaction = false
         connection.keepWALOnClose()
         connection.close()
+        walProbe = nil
     }
 }

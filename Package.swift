@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "LoginDemo", targets: ["LoginDemo"]),
         .executable(name: "cipherdb", targets: ["cipherdb"]),
         .library(name: "SQLCipherSecretService", targets: ["SQLCipherSecretService"]),
+        .executable(name: "FirstLaunchDemo", targets: ["FirstLaunchDemo"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
@@ -39,6 +40,12 @@ let package = Package(
             path: "Examples/LoginDemo"
         ),
         .executableTarget(name: "cipherdb", dependencies: ["SQLCipherManager", "TerminalIO"]),
+        // Seed 003's story: an app update that encrypts the old plaintext store with a stored key.
+        .executableTarget(
+            name: "FirstLaunchDemo",
+            dependencies: ["SQLCipherManager", "CSQLCipher"],
+            path: "Examples/FirstLaunchDemo"
+        ),
         // Benchmarks (`make bench`): the raw-C floor and the Swift-vs-C runner. Not products.
         .target(name: "CBaseline", dependencies: ["CSQLCipher"], path: "Benchmarks/CBaseline"),
         .executableTarget(
@@ -62,7 +69,7 @@ let package = Package(
             path: "Tests/FaultInjectionHelper"
         ),
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
-        .testTarget(name: "ExamplesTests", dependencies: ["LoginDemo", "cipherdb"]),
+        .testTarget(name: "ExamplesTests", dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,7 @@ struct CommandSpec: Sendable {
     let run: @Sendable (Invocation) throws -> Void
 
     /// The options that locate and unlock an existing database.
-    static let unlocking: [Option] = [.passwordEnv, .passwordFile, .kdfIter, .pageSize, .legacyKDF, .noHMAC, .compatibility]
+    static let unlocking: [Option] = [.passwordEnv, .passwordFile, .keyFile, .kdfIter, .pageSize, .legacyKDF, .noHMAC, .compatibility]
 
     var usageLine: String {
         (["cipherdb", name] + arguments + options.map { option in

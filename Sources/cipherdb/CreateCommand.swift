@@ -10,7 +10,11 @@ enum CreateCommand {
         if manager.databaseExists {
             throw DatabaseManagerError.fileAlreadyExists(path: invocation.path)
         }
-        try manager.create(password: try Passwords(invocation: invocation).forNewDatabase())
+        if let key = try KeyFile.key(invocation) {
+            try manager.create(key: key)
+        } else {
+            try manager.create(password: try Passwords(invocation: invocation).forNewDatabase())
+        }
         defer { manager.close() }
         let settings = try manager.cipherSettings()
         Console.say("Created encrypted database \(invocation.path) "

@@ -23,7 +23,7 @@ enum InfoCommand {
         default:
             break
         }
-        guard Passwords(invocation: invocation).isGiven else { return }
+        guard Passwords(invocation: invocation).isGiven || invocation.has(.keyFile) else { return }
         do {
             try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
         } catch let mismatch as SettingsMismatch {

@@ -8,7 +8,7 @@ import TerminalIO
 /// (`rekey`, `encryptPlaintextDatabase`, `decrypt`), with a progress line on a terminal.
 enum MigrationCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec(name: "rekey", arguments: ["DB"], options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile],
+        CommandSpec(name: "rekey", arguments: ["DB"], options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile, .newKeyFile],
                     summary: "change the password (stdin: the old password, then the new one)", run: rekey),
         CommandSpec(name: "encrypt", arguments: ["PLAIN"], options: CommandSpec.unlocking + [.to],
                     summary: "encrypt a plaintext SQLite database, in place or --to a new file", run: encrypt),
@@ -20,8 +20,12 @@ enum MigrationCommands {
 
     static func rekey(_ invocation: Invocation) throws {
         try Session.withOpenDatabase(invocation) { manager in
-            let new = try Passwords(invocation: invocation).replacement()
-            try withProgress("Re-encrypting") { try manager.rekey(to: new, progress: $0) }
+            if let key = try KeyFile.key(invocation, .newKeyFile) {
+                try withProgress("Re-encrypting") { try manager.rekey(toKey: key, progress: $0) }
+            } else {
+                let new = try Passwords(invocation: invocation).replacement()
+                try withProgress("Re-encrypting") { try manager.rekey(to: new, progress: $0) }
+            }
             Console.say("Changed the password of \(invocation.path).")
         }
     }
@@ -32,12 +36,18 @@ enum MigrationCommands {
         if let destination, FileManager.default.fileExists(atPath: destination) {
             throw DatabaseManagerError.fileAlreadyExists(path: destination)
         }
-        let password = try Passwords(invocation: invocation).forNewDatabase()
+        let key = try KeyFile.key(invocation)
+        let password = key == nil ? try Passwords(invocation: invocation).forNewDatabase() : ""
         let configuration = DatabaseConfiguration(cipher: Session.cipherOptions(invocation))
+        let (source, target) = (URL(fileURLWithPath: invocation.path), destination.map { URL(fileURLWithPath: $0) })
         try withProgress("Encrypting") { progress in
-            try DatabaseManager.encryptPlaintextDatabase(
-                at: URL(fileURLWithPath: invocation.path), to: destination.map { URL(fileURLWithPath: $0) },
-                password: password, configuration: configuration, progress: progress)
+            if let key {
+                try DatabaseManager.encryptPlaintextDatabase(
+                    at: source, to: target, key: key, configuration: configuration, progress: progress)
+            } else {
+                try DatabaseManager.encryptPlaintextDatabase(
+                    at: source, to: target, password: password, configuration: configuration, progress: progress)
+            }
         }
         Console.say("Encrypted \(invocation.path)" + (destination.map { " into \($0)." } ?? " in place."))
     }
@@ -60,13 +70,17 @@ enum MigrationCommands {
             throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N, or --set-defaults.")
         }
         if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
-        let password = try Passwords(invocation: invocation).current()
+        let key = try KeyFile.key(invocation)
+        let password = key == nil ? try Passwords(invocation: invocation).current() : nil
         // The new settings, as the options that differ from SQLCipher's defaults.
         var options = invocation.has(.setDefaults) ? CipherOptions() : Session.cipherOptions(invocation)
         options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
         options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
         try Session.withOpenDatabase(invocation, password: password) { manager in
-            try withProgress("Re-encrypting") { try manager.rekey(to: password, options: options, progress: $0) }
+            try withProgress("Re-encrypting") { progress in
+                if let key { try manager.rekey(toKey: key, options: options, progress: progress) }
+                else { try manager.rekey(to: password ?? "", options: options, progress: progress) }
+            }
             try? SettingsRecord(databasePath: invocation.path).write(options)
             let flags = SettingsMismatch.flags(options).joined(separator: " ")
             Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherSettings()). "

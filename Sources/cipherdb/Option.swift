@@ -18,12 +18,14 @@ enum Option: String, CaseIterable, Sendable {
     case json = "--json"
     case unlock = "--unlock"
     case legacyKDF = "--legacy-kdf"
+    case keyFile = "--key-file"
+    case newKeyFile = "--new-key-file"
 
     /// The placeholder of the option's value, or `nil` for a flag.
     var valueName: String? {
         switch self {
         case .passwordEnv, .newPasswordEnv: "NAME"
-        case .passwordFile, .newPasswordFile, .to, .file: "PATH"
+        case .passwordFile, .newPasswordFile, .to, .file, .keyFile, .newKeyFile: "PATH"
         case .kdfIter, .pageSize, .compatibility, .setKdfIter, .setPageSize: "N"
         case .noHMAC, .setDefaults, .json, .unlock, .legacyKDF: nil
         }
@@ -49,6 +51,8 @@ enum Option: String, CaseIterable, Sendable {
         case .file: "exec: read the SQL from file PATH (instead of the SQL argument)"
         case .json: "exec: print each statement's rows as a JSON array of objects instead of TSV"
         case .unlock: "info: also unlock the database (password from the prompt or stdin)"
+        case .keyFile: "use the raw 32-byte key in file PATH (binary or 64 hex digits, mode 0600) instead of a password"
+        case .newKeyFile: "rekey: the new raw 32-byte key, from file PATH (as --key-file)"
         case .legacyKDF: "accept --kdf-iter/--set-kdf-iter below 64000, for old files (SQLCipher 1/2: 4000)"
         }
     }

@@ -29,6 +29,11 @@ enum Session {
         if let problem = FileProbe(path: invocation.path).problemBeforeUnlock {
             throw problem
         }
+        if password == nil, let key = try KeyFile.key(invocation) {
+            try manager.open(key: key)
+            defer { manager.close() }
+            return try body(manager)
+        }
         let password = try password ?? Passwords(invocation: invocation).current()
         do {
             try manager.open(password: password)

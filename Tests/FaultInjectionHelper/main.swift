@@ -6,7 +6,7 @@ import SQLCipherManager
 // clock starts there) and DONE when it finished.
 //
 //   FaultInjectionHelper <flow> <folder>
-//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, ledger-writer,
+//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, first-launch, ledger-writer,
 //          hang-in-transaction (commits 100 rows of `extra`, then spills a 2,000-row
 //          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
@@ -85,6 +85,15 @@ do {
         let release = folder.appendingPathComponent("release").path
         while !FileManager.default.fileExists(atPath: release) { Thread.sleep(forTimeInterval: 0.01) }
         manager.close()
+    case "first-launch":
+        // Seed 003: the key goes to <folder>/keys first, then test.db is created or encrypted.
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        ready()
+        try manager.openOrCreate(keyStore: FileKeyStore(folder: folder.appendingPathComponent("keys")), keyIdentifier: "db")
+        try manager.transaction { db in
+            try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
+            for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }
+        }
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

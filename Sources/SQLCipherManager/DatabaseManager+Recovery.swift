@@ -57,12 +57,12 @@ extension DatabaseManager {
 
     /// Installs a verified copy (phase `install`) or leaves the target as it was (phase
     /// `export`, or a target that was written to or replaced since the copy was verified, or a
-    /// copy whose SHA-256 is not the one recorded when it was verified).
+    /// copy whose fingerprint is not the one recorded when it was verified).
     private static func resolve(_ journal: OperationJournal, target: String) throws -> RecoveryOutcome {
         let temporary = journal.temporaryPath(for: target)
         guard journal.phase == .install else { return .rolledBack }
         guard DatabaseFile(path: temporary).exists else { return .completed }
-        guard let digest = journal.copyDigest, (try? FileSystem.sha256(of: temporary)) == digest else {
+        guard let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest else {
             return .discardedUnprovenCopy
         }
         switch journal.install {

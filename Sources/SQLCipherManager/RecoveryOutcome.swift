@@ -12,7 +12,7 @@ public enum RecoveryOutcome: String, Sendable, Hashable {
     /// been already, and the leftovers were removed.
     case completed
     /// The journal said the copy was verified, but the file found in the copy's place is not
-    /// the one that was (its SHA-256 differs, or none was recorded): it was removed unread and
+    /// the one that was (its fingerprint — identity, times, SHA-256 of its first and last pages — differs, or none was recorded): it was removed unread and
     /// the file is as it was before the operation.
     case discardedUnprovenCopy
 }

@@ -6,13 +6,13 @@ import Testing
 /// suite reaches them with real kills.
 @Suite("Recovery of interrupted operations")
 struct RecoveryTests {
-    /// A journal as the engine writes it: in phase `install`, with the SHA-256 of the copy
+    /// A journal as the engine writes it: in phase `install`, with the fingerprint of the copy
     /// found in the folder (the digest recorded once the copy was verified).
     private func journal(_ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
                          operation: String = "rekey", target: URL) throws {
         let name = ExportOperation.temporaryName(for: target.path, operation: operation)
         var journal = OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name)
-        if phase == .install { journal.copyDigest = try? FileSystem.sha256(of: journal.temporaryPath(for: target.path)) }
+        if phase == .install { journal.copyDigest = try? FileSystem.fingerprint(of: journal.temporaryPath(for: target.path)) }
         try journal.write(for: target.path)
     }
 
@@ -25,7 +25,7 @@ struct RecoveryTests {
         let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
         var journal = OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
                                        targetStamp: FileSystem.stamp(of: dir.file().path))
-        journal.copyDigest = try FileSystem.sha256(of: dir.file("test.db.scm-rekey").path)
+        journal.copyDigest = try FileSystem.fingerprint(of: dir.file("test.db.scm-rekey").path)
         try journal.write(for: dir.file().path)
         return dir
     }

@@ -84,7 +84,7 @@ struct ExportOperation {
         reporter(1)
     }
 
-    /// Writes the copy, verifies it on a fresh connection, flushes it and returns its SHA-256,
+    /// Writes the copy, verifies it on a fresh connection, flushes it and returns its fingerprint (``FileSystem/fingerprint(of:)``),
     /// which the journal records so that recovery installs only this very file.
     private func exportAndVerify(source: Connection, progress: ProgressReporter) throws -> String {
         try FileSystem.removeDatabaseFiles(copy.path)
@@ -95,7 +95,7 @@ struct ExportOperation {
         try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
         let result = try source.export(to: copy, progress: progress)
         try verifyCopy(result)
-        return try FileSystem.sha256(of: copy.path)
+        return try FileSystem.fingerprint(of: copy.path)
     }
 
     /// Just before a replace, with every connection of this process but the lock's closed:

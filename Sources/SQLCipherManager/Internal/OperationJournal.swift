@@ -7,7 +7,7 @@ import Foundation
 ///
 /// It holds no key and no data: only the operation's name, how the new file is installed,
 /// the phase reached, the name of the temporary file (in the same folder) and, once the copy is
-/// verified, the target's stamp (device, inode, size, modification time) and the copy's SHA-256. Every write goes
+/// verified, the target's stamp (device, inode, size, modification time) and the copy's fingerprint. Every write goes
 /// to `<journal>.tmp`, is flushed (`fsync`), renamed over the journal and the folder flushed,
 /// so a reader sees either the previous phase or the new one, never half a file.
 struct OperationJournal: Equatable {
@@ -41,7 +41,7 @@ struct OperationJournal: Equatable {
     /// the copy was verified (``FileSystem/stamp(of:)``). Recovery installs the copy only over
     /// that same, unmodified file.
     var targetStamp: String?
-    /// Once the copy is verified: the SHA-256 of the copy's bytes. Recovery installs a copy
+    /// Once the copy is verified: the copy's fingerprint (``FileSystem/fingerprint(of:)``: identity, times, SHA-256 of its first and last pages). Recovery installs a copy
     /// only when its digest is this one, so a file put in the copy's place is never installed.
     var copyDigest: String?
 

@@ -8,7 +8,8 @@ public struct DatabaseConfiguration: Sendable {
     public var busyTimeout: Double
     /// `PRAGMA foreign_keys = ON` on every connection (the original did this too).
     public var foreignKeys: Bool
-    /// The rule passwords must satisfy.
+    /// The rule a new password must satisfy: checked on create, on a password change (rekey)
+    /// and when an open encrypts a plaintext file, never when an existing database is opened.
     public var passwordPolicy: PasswordPolicy
     /// Run `PRAGMA quick_check` on every open, so a damaged page (an HMAC failure beyond the
     /// first page) is reported at open as ``DatabaseManagerError/corrupt(path:underlying:)``

@@ -130,7 +130,7 @@ extension DatabaseManagerError {
     /// user's password, not a misuse of the manager.
     var isReportable: Bool {
         switch self {
-        case .invalidPassword, .incorrectPasswordOrSettings, .invalidKeyLength, .alreadyOpen, .notOpen,
+        case .invalidPassword, .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidKeyLength, .alreadyOpen, .notOpen,
              .notConfigured, .noCachedKey, .transactionInProgress:
             return false
         default:

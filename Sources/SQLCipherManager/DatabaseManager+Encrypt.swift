@@ -92,7 +92,13 @@ extension DatabaseManager {
     /// With ``DatabaseConfiguration/adoptsPlaintextDatabase``, encrypts a plaintext file found
     /// at `path` in place with the key being opened with.
     func adoptPlaintextDatabaseIfConfigured(path: String, key: SecretBytes) throws {
-        guard configuration.adoptsPlaintextDatabase, DatabaseFile(path: path).kind() == .plaintextSQLite else { return }
+        guard willAdoptPlaintextDatabase(path: path) else { return }
         try Self.encryptFlow(source: path, destination: nil, key: key, configuration: configuration, progress: nil)
+    }
+
+    /// `true` when an open of `path` would encrypt it first: the configuration adopts plaintext
+    /// files and the file is one.
+    func willAdoptPlaintextDatabase(path: String) -> Bool {
+        configuration.adoptsPlaintextDatabase && DatabaseFile(path: path).kind() == .plaintextSQLite
     }
 }

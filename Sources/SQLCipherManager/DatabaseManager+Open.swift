@@ -24,14 +24,20 @@ extension DatabaseManager {
     /// Opens an existing encrypted database with `password`. Never creates a file.
     ///
     /// Fires `didOpenDatabase`, then runs the ``schemaMigrator``. A wrong password leaves the
-    /// manager closed and the file untouched.
+    /// manager closed and the file untouched. The ``PasswordPolicy`` is not applied (only a
+    /// blank password is refused): a password the policy would reject today may still be the
+    /// right one for a file created under an older policy. It is applied when the open
+    /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``).
     ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` for a wrong
     ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…
     public func open(password: String) throws {
         try locked {
-            try configuration.passwordPolicy.validate(password)
+            try PasswordPolicy.validateForOpening(password)
+            if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
+                try configuration.passwordPolicy.validate(password)
+            }
             try openFlow(key: SecretBytes(password: password), creating: false)
         }
     }
@@ -100,7 +106,8 @@ extension DatabaseManager {
             }
         } catch {
             let error = Self.refineUnlockFailure(
-                Self.diagnose(error, path: databasePath ?? ""), path: databasePath ?? "", cipher: configuration.cipher)
+                Self.diagnose(error, path: databasePath ?? ""), path: databasePath ?? "", cipher: configuration.cipher,
+                rawKey: key.isRawKey)
             if error.isReportable { notify { $0.databaseManager(self, didEncounterDatabaseError: error) } }
             throw error
         }

@@ -8,6 +8,9 @@ extension DatabaseManager {
 
     /// Sets the schema version: `PRAGMA user_version = N`.
     public func setSchemaVersion(_ version: Int) throws {
+        guard version >= 0 else {
+            throw DatabaseManagerError.invalidOption(name: "schemaVersion", reason: "must be 0 or more, got \(version)")
+        }
         try withDatabase { try $0.setSchemaVersion(version) }
     }
 

@@ -2,7 +2,16 @@ import Foundation
 
 // MARK: - PasswordPolicy
 
-/// Decides whether a password may be used to create, open or rekey a database.
+/// Decides whether a new password may be used: checked when a database is created
+/// (``DatabaseManager/create(password:)``, ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
+/// adopting a plaintext file on open) and when the password changes
+/// (``DatabaseManager/rekey(to:options:progress:)``).
+///
+/// It is not checked when an existing database is opened: a short wrong password at login is
+/// reported as ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, and an app that
+/// tightens its policy in an update does not lock out users whose password predates it. Only
+/// a blank password is refused on open too (``DatabaseManagerError/invalidPassword(reason:)``),
+/// as no database can have one: SQLCipher treats an empty key as "no encryption".
 ///
 /// The default is the original SQLCipherManager's rule (`+passwordIsValid:`): not blank after
 /// trimming whitespace (here: and newlines).
@@ -16,10 +25,18 @@ public struct PasswordPolicy: Sendable {
 
     /// The reason the password is invalid, or `nil` when it is valid.
     public func reasonToReject(_ password: String) -> String? {
-        if password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            return "it is empty or only whitespace"
-        }
-        return rule(password)
+        Self.blankReason(password) ?? rule(password)
+    }
+
+    /// The rule every policy starts with, and the only one applied when opening: not blank.
+    static func blankReason(_ password: String) -> String? {
+        password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "it is empty or only whitespace" : nil
+    }
+
+    /// Throws ``DatabaseManagerError/invalidPassword(reason:)`` for a blank password, whatever the
+    /// policy: the check made when opening an existing database.
+    static func validateForOpening(_ password: String) throws {
+        if let reason = blankReason(password) { throw DatabaseManagerError.invalidPassword(reason: reason) }
     }
 
     /// `true` when the policy accepts the password.

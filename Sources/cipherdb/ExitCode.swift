@@ -28,7 +28,7 @@ enum ExitCode: Int32, CaseIterable {
     /// The status for a library error.
     init(_ error: DatabaseManagerError) {
         switch error {
-        case .incorrectPasswordOrSettings, .invalidPassword: self = .wrongPassword
+        case .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidPassword: self = .wrongPassword
         case .notADatabase, .corrupt: self = .notADatabase
         case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind

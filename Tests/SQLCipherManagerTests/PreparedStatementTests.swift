@@ -92,7 +92,7 @@ import Testing
         #expect(throws: SQLiteError.self) { try manager.withDatabase { _ = try $0.prepare("SELEKT 1") } }
     }
 
-    @Test func aThrowingBodyLeavesTheStatementResetAndAClosedDatabaseThrowsNotOpen() throws {
+    @Test func aThrowingBodyLeavesTheStatementResetAndAClosedDatabaseThrowsMisuse() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
         try manager.execute("INSERT INTO t(id) VALUES (1), (2)")
@@ -110,6 +110,6 @@ import Testing
         // Both reads were reset, so no read lock is left: a write succeeds.
         try manager.execute("INSERT INTO t(id) VALUES (3)")
         manager.close()
-        #expect(thrownCase { try statement?.execute() } == "notOpen")
+        #expect(thrownCase { try statement?.execute() } == "sqlite:21")
     }
 }

@@ -43,6 +43,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// The key did not decrypt the file: wrong password, or other cipher settings (kdf_iter,
     /// page size, HMAC, SQLCipher major version) than the ones it was written with.
     case incorrectPasswordOrSettings(path: String)
+    /// The raw 32-byte key given to ``DatabaseManager/open(rawKey:)`` (or cached from one) did
+    /// not decrypt the file: another key, or other cipher settings. A raw key is never typed by
+    /// a person, so the remedy is not "try again" but to check where the key came from.
+    case incorrectKeyOrSettings(path: String)
     /// The file cannot be an SQLCipher database (empty, too short, or an impossible size).
     case notADatabase(path: String, reason: String)
     /// The file decrypted but its content is damaged (SQLCipher's HMAC check failed, or a
@@ -150,6 +154,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .incorrectPasswordOrSettings(let path):
             return "Incorrect password for \(path), or the file was written with other cipher settings "
                 + "(kdf_iter, page size, HMAC, SQLCipher major version). Try again with the right password and settings."
+        case .incorrectKeyOrSettings(let path):
+            return "The raw key does not open \(path): it is another key, or the file was written with other cipher "
+                + "settings (kdf_iter, page size, HMAC, SQLCipher major version). Check where the key came from "
+                + "(the key store, the key's bytes) and the settings."
         case .notADatabase(let path, let reason):
             return "\(path) is not an SQLCipher database: \(reason). Check the path; restore the file from a backup if it should be one."
         case .corrupt(let path, let underlying):

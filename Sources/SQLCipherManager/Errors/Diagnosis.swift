@@ -5,10 +5,13 @@ extension DatabaseManager {
     /// 1024 bytes (the least any SQLCipher writes by default), is not a wrong password: the file
     /// is truncated (or was written with a smaller page size). A larger file may simply use
     /// smaller pages than the ones tried: that stays "other settings".
-    static func refineUnlockFailure(_ error: DatabaseManagerError, path: String, cipher: CipherOptions) -> DatabaseManagerError {
+    /// A wrong raw key (`rawKey`) is ``DatabaseManagerError/incorrectKeyOrSettings(path:)``.
+    static func refineUnlockFailure(
+        _ error: DatabaseManagerError, path: String, cipher: CipherOptions, rawKey: Bool = false
+    ) -> DatabaseManagerError {
         guard case .incorrectPasswordOrSettings = error, let size = DatabaseFile(path: path).size else { return error }
         let pageSize = expectedPageSize(cipher)
-        guard size < min(pageSize, 1024) else { return error }
+        guard size < min(pageSize, 1024) else { return rawKey ? .incorrectKeyOrSettings(path: path) : error }
         return .notADatabase(path: path, reason: "it is only \(size) bytes, less than one \(pageSize)-byte page, so it is "
             + "truncated (or was written with a smaller page size)")
     }

@@ -50,13 +50,18 @@ extension ResultCode {
     public static let ioError = ResultCode(rawValue: 10)
     /// `SQLITE_CORRUPT` (11): the database disk image is malformed (with SQLCipher: an HMAC check failed).
     public static let corrupt = ResultCode(rawValue: 11)
+    /// `SQLITE_NOTFOUND` (12); the query layer also uses it for a required row the query did not return.
+    public static let notFound = ResultCode(rawValue: 12)
     /// `SQLITE_FULL` (13): the disk or the file size limit is full.
     public static let full = ResultCode(rawValue: 13)
     /// `SQLITE_CANTOPEN` (14): unable to open the database file.
     public static let cantOpen = ResultCode(rawValue: 14)
     /// `SQLITE_CONSTRAINT` (19).
     public static let constraint = ResultCode(rawValue: 19)
-    /// `SQLITE_MISUSE` (21).
+    /// `SQLITE_MISMATCH` (20): data type mismatch; the query layer also uses it for a column
+    /// whose value cannot be read as the Swift type asked for.
+    public static let mismatch = ResultCode(rawValue: 20)
+    /// `SQLITE_MISUSE` (21): the library used incorrectly (for example a closed database).
     public static let misuse = ResultCode(rawValue: 21)
     /// `SQLITE_AUTH` (23).
     public static let auth = ResultCode(rawValue: 23)

@@ -11,6 +11,9 @@ final class Statement {
     let handle: OpaquePointer
     let sql: String
     private unowned let connection: Connection
+    /// The parameters' names (``readParameterNames()``), read once per statement: a cached
+    /// statement bound by name again and again reads them from SQLite only the first time.
+    lazy var parameterNames: [String?] = readParameterNames()
 
     init(handle: OpaquePointer, sql: String, connection: Connection) {
         self.handle = handle

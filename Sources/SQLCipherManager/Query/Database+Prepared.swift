@@ -5,7 +5,7 @@ extension Database {
     ///
     /// - Throws: ``SQLiteError`` when the SQL does not compile.
     public func prepare(_ sql: String) throws -> PreparedStatement {
-        PreparedStatement(statement: try connection.prepare(sql), connection: connection)
+        PreparedStatement(statement: try liveConnection(sql).prepare(sql), connection: connection)
     }
 
     /// Calls `body` for each row as a ``RowView`` read in place, without building a ``Row`` per
@@ -13,7 +13,7 @@ extension Database {
     public func forEachRowView(
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void
     ) throws {
-        let statement = try connection.cachedStatement(sql)
+        let statement = try liveConnection(sql).cachedStatement(sql)
         // Reset even when `body` throws, so an abandoned read releases its lock.
         defer { statement.reset() }
         try statement.bind(arguments)

@@ -27,7 +27,7 @@ extension Database {
     ///   parser stopped); or what `body` throws. The statements after it do not run; those
     ///   before it keep their effect.
     public func forEachStatement(in script: String, _ body: (ScriptStatement) throws -> Void) throws {
-        try connection.forEachStatement(in: script) { statement in
+        try liveConnection(script).forEachStatement(in: script) { statement in
             let current = ScriptStatement(statement: statement)
             defer { current.release() }
             try body(current)

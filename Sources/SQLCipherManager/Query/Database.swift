@@ -6,12 +6,25 @@
 ///
 /// Statements are prepared once and cached (`sqlite3_prepare_v2`), arguments are bound
 /// (`sqlite3_bind_*`), never pasted into SQL text.
+///
+/// A `Database` kept past its closure (`let db = try manager.withDatabase { $0 }`) and used
+/// after ``DatabaseManager/close()`` makes no C call: every method throws ``SQLiteError`` with
+/// code `misuse` (21) and a message that says so, and ``changes``, ``lastInsertRowID`` and
+/// ``isInTransaction`` read 0 / `false`.
 public final class Database {
     let connection: Connection
     private var savepointDepth = 0
 
     init(connection: Connection) {
         self.connection = connection
+    }
+
+    /// The connection, or ``SQLiteError`` `misuse` once it is closed: the check every entry
+    /// point makes before it touches the C handle (one load of a stored `Bool`).
+    @inline(__always)
+    func liveConnection(_ sql: String? = nil) throws -> Connection {
+        guard !connection.isClosed else { throw SQLiteError.databaseClosed(sql: sql) }
+        return connection
     }
 
     // MARK: - Executing
@@ -22,28 +35,24 @@ public final class Database {
     /// try db.execute("INSERT INTO note(title, body) VALUES (?, ?)", "Hello", body)
     /// ```
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try execute(sql, values: arguments)
+        try run(sql, .positional(arguments))
     }
 
     /// Runs one statement with bound arguments.
     public func execute(_ sql: String, arguments: [DatabaseValue]) throws {
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(arguments)
-        while try statement.step() {}
+        try run(sql, .values(arguments))
     }
 
     /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
     func execute(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws {
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(values)
-        while try statement.step() {}
+        try run(sql, .positional(values))
     }
 
     /// Runs a script of several statements separated by `;`, without arguments
     /// (the `sqlite3_exec` use case). SQLite's parser decides where each statement ends; to
     /// read the rows of each one, use ``forEachStatement(in:_:)``.
     public func executeScript(_ sql: String) throws {
-        try connection.executeScript(sql)
+        try liveConnection(sql).executeScript(sql)
     }
 
     // MARK: - Fetching
@@ -52,13 +61,11 @@ public final class Database {
     public func forEachRow(
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void
     ) throws {
-        let statement = try connection.cachedStatement(sql)
-        // Reset even when `body` throws, so an abandoned read releases its lock.
-        defer { statement.reset() }
-        try statement.bind(arguments)
-        let names = statement.columnNames
-        while try statement.step() {
-            try body(Row(columnNames: names, values: statement.rowValues()))
+        try query(sql, .values(arguments)) { statement in
+            let names = statement.columnNames
+            while try statement.step() {
+                try body(Row(columnNames: names, values: statement.rowValues()))
+            }
         }
     }
 
@@ -76,29 +83,29 @@ public final class Database {
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try fetchOne(sql, values: arguments)
+        try fetchOne(sql, .positional(arguments))
     }
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, arguments: [DatabaseValue]) throws -> Row? {
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return Row(columnNames: statement.columnNames, values: statement.rowValues())
+        try fetchOne(sql, .values(arguments))
     }
 
     /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
     func fetchOne(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws -> Row? {
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(values)
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return Row(columnNames: statement.columnNames, values: statement.rowValues())
+        try fetchOne(sql, .positional(values))
+    }
+
+    /// Every fetchOne's path.
+    func fetchOne(_ sql: String, _ arguments: StatementArguments) throws -> Row? {
+        try query(sql, arguments) { statement in
+            guard try statement.step() else { return nil }
+            return Row(columnNames: statement.columnNames, values: statement.rowValues())
+        }
     }
 
     /// The first column of the first row as a Swift type; `nil` for no row, NULL or an
-    /// unconvertible value.
+    /// unconvertible value. ``decodeScalar(_:_:_:)`` says which of them instead.
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
@@ -108,14 +115,14 @@ public final class Database {
 
     // MARK: - State
 
-    /// Rows changed by the last INSERT, UPDATE or DELETE: `sqlite3_changes`.
-    public var changes: Int { connection.changes }
+    /// Rows changed by the last INSERT, UPDATE or DELETE: `sqlite3_changes` (0 once closed).
+    public var changes: Int { connection.isClosed ? 0 : connection.changes }
 
-    /// The rowid of the last successful INSERT: `sqlite3_last_insert_rowid`.
-    public var lastInsertRowID: Int64 { connection.lastInsertRowID }
+    /// The rowid of the last successful INSERT: `sqlite3_last_insert_rowid` (0 once closed).
+    public var lastInsertRowID: Int64 { connection.isClosed ? 0 : connection.lastInsertRowID }
 
-    /// `true` inside a transaction: `!sqlite3_get_autocommit`.
-    public var isInTransaction: Bool { !connection.isAutocommit }
+    /// `true` inside a transaction: `!sqlite3_get_autocommit` (`false` once closed).
+    public var isInTransaction: Bool { !connection.isClosed && !connection.isAutocommit }
 
     /// The schema version: `PRAGMA user_version`.
     public func schemaVersion() throws -> Int {
@@ -123,9 +130,13 @@ public final class Database {
     }
 
     /// Sets the schema version: `PRAGMA user_version = N` (N ≥ 0).
+    ///
+    /// - Throws: ``SQLiteError`` `misuse` for a negative version, nothing written.
     public func setSchemaVersion(_ version: Int) throws {
         guard version >= 0 else {
-            throw DatabaseManagerError.invalidOption(name: "schemaVersion", reason: "must be 0 or more, got \(version)")
+            throw SQLiteError(
+                extendedCode: .misuse, message: "the schema version must be 0 or more, got \(version)",
+                sql: "PRAGMA user_version")
         }
         try execute("PRAGMA user_version = \(version)")
     }
@@ -134,8 +145,13 @@ public final class Database {
 
     /// The kind of `BEGIN` for an outermost transaction.
     public enum TransactionKind: String, Sendable {
+        /// `BEGIN DEFERRED`: locks are taken by the first read or write (SQLite's default).
         case deferred = "DEFERRED"
+        /// `BEGIN IMMEDIATE`: takes the write lock at once, so the transaction's first write
+        /// never fails with `SQLITE_BUSY` after its reads.
         case immediate = "IMMEDIATE"
+        /// `BEGIN EXCLUSIVE`: takes the write lock at once and, in rollback-journal mode, keeps
+        /// readers out until the commit.
         case exclusive = "EXCLUSIVE"
     }
 
@@ -143,14 +159,14 @@ public final class Database {
     /// A call inside another transaction uses a `SAVEPOINT`, so its own failure rolls back only
     /// its own work.
     public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: (Database) throws -> T) throws -> T {
-        if connection.isAutocommit {
+        if try liveConnection().isAutocommit {
             try execute("BEGIN \(kind.rawValue) TRANSACTION")
             do {
                 let result = try body(self)
                 try execute("COMMIT TRANSACTION")
                 return result
             } catch {
-                if !connection.isAutocommit { try? execute("ROLLBACK TRANSACTION") }
+                if isInTransaction { try? execute("ROLLBACK TRANSACTION") }
                 throw error
             }
         }
@@ -163,7 +179,7 @@ public final class Database {
             try execute("RELEASE SAVEPOINT \(name)")
             return result
         } catch {
-            if !connection.isAutocommit {
+            if isInTransaction {
                 try? execute("ROLLBACK TO SAVEPOINT \(name)")
                 try? execute("RELEASE SAVEPOINT \(name)")
             }

@@ -82,10 +82,11 @@ public final class PreparedStatement {
         return DatabaseValueBinder(statement: statement, index: index)
     }
 
-    /// Throws unless the database is open and the statement has `count` parameters.
+    /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made), `range`
+    /// unless the statement has `count` parameters.
     @usableFromInline
     func checkBinding(count: Int32) throws {
-        guard !connection.isClosed else { throw DatabaseManagerError.notOpen }
+        guard !connection.isClosed else { throw SQLiteError.databaseClosed(sql: statement.sql) }
         try statement.checkArgumentCount(Int(count))
     }
 

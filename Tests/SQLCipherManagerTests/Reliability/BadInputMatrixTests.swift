@@ -152,7 +152,7 @@ enum BadInputMatrix {
         BadInput(name: "SQLCipher 4 option on 3.x", expected: "unsupportedOption", mentions: "needs SQLCipher 4",
                  needs: .sqlcipher3, arrange: { try $0.makeEncrypted() },
                  act: { try $0.open(secret) { $0.cipher.kdfAlgorithm = .sha512 } }),
-        BadInput(name: "wrong raw key", expected: "incorrectPasswordOrSettings",
+        BadInput(name: "wrong raw key", expected: "incorrectKeyOrSettings",
                  arrange: { scene in
                      let manager = scene.manager()
                      try manager.create(rawKey: Data(repeating: 1, count: 32))
@@ -162,7 +162,7 @@ enum BadInputMatrix {
         BadInput(name: "raw key of 31 bytes", expected: "invalidKeyLength", mentions: "32 bytes",
                  arrange: { try $0.makeEncrypted() },
                  act: { try $0.manager().open(rawKey: Data(repeating: 2, count: 31)) }),
-        BadInput(name: "password-keyed file opened with a raw key", expected: "incorrectPasswordOrSettings",
+        BadInput(name: "password-keyed file opened with a raw key", expected: "incorrectKeyOrSettings",
                  arrange: { try $0.makeEncrypted() },
                  act: { try $0.manager().open(rawKey: Data(secret.utf8) + Data(repeating: 0, count: 26)) }),
     ]

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// A `Database` kept past its closure and used after `close()` throws; it never calls into
+/// the freed handle (make sanitize runs this under AddressSanitizer).
+@Suite struct ClosedDatabaseTests {
+    private func isClosedMisuse(_ body: () throws -> Void) -> Bool {
+        guard let error = thrownError(body) as? SQLiteError else { return false }
+        return error.code == .misuse && (error.message ?? "").contains("closed")
+    }
+
+    @Test func everyEntryPointOfAnEscapedDatabaseThrowsMisuseAfterClose() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, x)")
+        try manager.execute("INSERT INTO t(x) VALUES (1)")
+        let db = try manager.withDatabase { $0 }
+        manager.close()
+        #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (2)") })
+        #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (?)", arguments: [.integer(2)]) })
+        #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (:x)", arguments: ["x": 2]) })
+        #expect(isClosedMisuse { try db.executeScript("SELECT 1; SELECT 2") })
+        #expect(isClosedMisuse { _ = try db.fetchAll("SELECT x FROM t") })
+        #expect(isClosedMisuse { _ = try db.fetchOne("SELECT x FROM t") })
+        #expect(isClosedMisuse { _ = try db.scalar(Int.self, "SELECT x FROM t") })
+        #expect(isClosedMisuse { _ = try db.decodeScalar(Int.self, "SELECT x FROM t") })
+        #expect(isClosedMisuse { _ = try db.fetchAll(Int.self, "SELECT x FROM t") })
+        #expect(isClosedMisuse { try db.forEachRow("SELECT x FROM t") { _ in } })
+        #expect(isClosedMisuse { try db.forEachRowView("SELECT x FROM t") { _ in } })
+        #expect(isClosedMisuse { try db.forEachStatement(in: "SELECT 1") { _ in } })
+        #expect(isClosedMisuse { _ = try db.prepare("SELECT 1") })
+        #expect(isClosedMisuse { _ = try db.schemaVersion() })
+        #expect(isClosedMisuse { try db.setSchemaVersion(3) })
+        #expect(isClosedMisuse { try db.transaction { _ in } })
+        #expect(db.changes == 0)
+        #expect(db.lastInsertRowID == 0)
+        #expect(!db.isInTransaction)
+        // The file was not touched by any of them.
+        try manager.open(password: "secret")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func anEscapedDatabaseStaysClosedWhenTheManagerReopens() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
+        let old = try manager.withDatabase { $0 }
+        try manager.reopen()
+        #expect(isClosedMisuse { try old.execute("INSERT INTO t VALUES (1)") })
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func anEscapedDatabaseOfAReleasedManagerThrows() throws {
+        let dir = TemporaryDirectory()
+        var manager: DatabaseManager? = try dir.createdManager(table: "CREATE TABLE t(x)")
+        let db = try manager!.withDatabase { $0 }
+        manager = nil
+        #expect(isClosedMisuse { _ = try db.fetchAll("SELECT * FROM t") })
+    }
+
+    @Test func closingInsideATransactionDoesNotTouchTheFreedHandle() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try manager.transaction { db in
+                try db.execute("INSERT INTO t VALUES (1)")
+                manager.close()
+                throw Stop()
+            }
+        }
+        #expect(!manager.isOpen)
+        try manager.open(password: "secret")
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 0)
+    }
+}

@@ -112,7 +112,7 @@ extension DatabaseManager {
     private func openStored(_ key: DatabaseKey, identifier: String, path: String) throws {
         do {
             try openFlow(key: key.sqlcipherKey, creating: false)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.incorrectKeyOrSettings, DatabaseManagerError.incorrectPasswordOrSettings {
             throw DatabaseManagerError.keyRefused(identifier: identifier, path: path)
         }
     }

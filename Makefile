@@ -6,7 +6,7 @@ SWIFT ?= swift
 # prints no "prohibited flag" warning for the libsecret target.
 export PKG_CONFIG_PATH := $(CURDIR)/.build/scm-pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: deps build demo test sanitize bench bench-quick clean
+.PHONY: deps build demo test sanitize bench bench-quick fuzz clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -36,6 +36,18 @@ sanitize: deps
 	$(SWIFT) build --build-tests $(ASAN)
 	SCM_REQUIRE_INTEROP=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
 
+# libFuzzer over opening hostile files (Tests/SQLCipherFuzz, issue 16): coverage and
+# AddressSanitizer, in its own build folder; the corpus (seeded on first run) is kept in
+# .build-fuzz/corpus, crashes are written to .build-fuzz/. ARGS go to libFuzzer, e.g.
+# ARGS=-max_total_time=3600. The ordinary build runs the same target as a mutation campaign
+# (`SEED=<n> MUTANTS=<n> swift run SQLCipherFuzz`).
+FUZZ := --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+	-Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
+fuzz: deps
+	$(SWIFT) build $(FUZZ) --product SQLCipherFuzz
+	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/SQLCipherFuzz .build-fuzz/corpus -artifact_prefix=.build-fuzz/ \
+		-timeout=60 -max_total_time=600 $(ARGS)
+
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps
 	$(SWIFT) run -c release SQLCipherBench $(ARGS)
@@ -44,4 +56,4 @@ bench-quick: deps
 	$(SWIFT) run SQLCipherBench --quick
 
 clean:
-	rm -rf .build .build-tsan .build-asan
+	rm -rf .build .build-tsan .build-asan .build-fuzz

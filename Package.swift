@@ -53,7 +53,11 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CBaseline"],
             path: "Benchmarks/SQLCipherBench"
         ),
-        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager"]),
+        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness"]),
+        // Hostile-file seeds, mutations and the open check (issue 16), shared by the mutation
+        // campaign test and the libFuzzer target (`make fuzz`). Not products.
+        .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
+        .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),
         // Against a real gnome-keyring-daemon on a private D-Bus session bus (no mock), through
         // KeyringProbe: GLib reads the bus address once per process, so each test runs the probe.
         .testTarget(name: "SQLCipherSecretServiceTests", dependencies: ["KeyringProbe"]),

@@ -7,6 +7,12 @@ struct Job: Hashable, Sendable {
         case insert, readAll = "read", fetchAll = "fetchall", lookups, open, encrypt, rekey
         /// `diagnoseCipherSettings` with a wrong password: every known set is tried.
         case settingsLadder = "settings-ladder"
+        /// `open` + `close` while another manager of the process holds the file open in WAL mode
+        /// with frames in the `-wal` (the sidecar check sees it in use: no copy).
+        case openLiveWAL = "open-live-wal"
+        /// `open` + `close` of a copy left as a crash leaves it: a `-wal` with frames and no
+        /// connection (the check replays a private copy first; the close checkpoints).
+        case openAfterCrash = "open-after-crash"
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
         case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
     }

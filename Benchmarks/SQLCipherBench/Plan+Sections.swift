@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [api, migration, settings, diagnosis] }
+    var sections: [Section] { [api, migration, settings, diagnosis, sidecars] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {
@@ -80,6 +80,21 @@ extension Plan {
                                 jobs: [Job(.settingsLadder, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
         return Section(key: "diagnosis", title: "Settings diagnosis (Swift API) vs one open + unlock (KDF) + close",
                        labels: ["diagnosis", "one open"], comparisons: [ladder])
+    }
+}
+
+extension Plan {
+    /// The sidecar check (DatabaseManager+Sidecars.swift): an open beside a -wal another
+    /// connection uses, and an open after a crash (a private copy replayed and checked first),
+    /// each against a plain open of the same file.
+    var sidecars: Section {
+        let rows = sizes.first ?? 0
+        let comparisons = [Job.Workload.openLiveWAL, .openAfterCrash].map { workload in
+            Comparison(name: "\(workload.rawValue) (\(Self.label(rows)) rows)",
+                       jobs: [Job(workload, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        }
+        return Section(key: "sidecars", title: "Sidecar check (Swift API): open beside a -wal vs a plain open + close",
+                       labels: ["with -wal", "plain open"], comparisons: comparisons)
     }
 }
 

@@ -28,6 +28,8 @@ struct SwiftWorkloads {
             return try onFixture { manager in try Measured.time { try Self.lookups(manager, ids) } }
         case .open: return try open()
         case .settingsLadder: return try settingsLadder()
+        case .openLiveWAL: return try openLiveWAL()
+        case .openAfterCrash: return try openAfterCrash()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
         }

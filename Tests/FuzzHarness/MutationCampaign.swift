@@ -1,0 +1,62 @@
+import Foundation
+
+// MARK: - MutationCampaign
+
+/// The deterministic mutation driver: `mutants` damaged copies of the ``Seeds``, each opened
+/// once (right password 85 %, wrong 15 %; `quick_check` on open for every fourth) by
+/// ``OpenCheck``. The same `seed` gives the same mutants, so a failure is replayed with
+/// `SEED=<n>`. A hang is stopped by `alarm`: the process dies (SIGALRM) and the run fails.
+public struct MutationCampaign {
+    public let seed: UInt64
+    public let mutants: Int
+    /// Seconds one open may take before the alarm ends the process.
+    public var hangSeconds: UInt32 = 60
+
+    public init(seed: UInt64, mutants: Int) {
+        self.seed = seed
+        self.mutants = mutants
+    }
+
+    public struct Report: Sendable, CustomStringConvertible {
+        public var mutants = 0
+        public var outcomes: [String: Int] = [:]
+        public var problems: [String] = []
+        /// Failed opens that changed a file.
+        public var changedFiles = 0
+
+        public var description: String {
+            let tally = outcomes.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            return "\(mutants) mutants: \(tally); \(changedFiles) failed opens changed files; \(problems.count) problems"
+        }
+    }
+
+    /// Runs every mutant in a scratch folder below `folder`.
+    public func run(in folder: URL) throws -> Report {
+        let seeds = try Seeds.all(in: folder)
+        let names = seeds.keys.sorted()
+        var mutator = Mutator(seed: seed, donors: names.map { seeds[$0]! })
+        var choices = SplitMix64(seed: seed ^ 0x5EED)
+        let check = OpenCheck()
+        var report = Report()
+        for index in 0..<mutants {
+            let name = names.randomElement(using: &choices)!
+            let (files, mutations) = mutator.mutate(seeds[name]!)
+            let wrongPassword = Int.random(in: 0..<100, using: &choices) < 15
+            let caseFolder = folder.appendingPathComponent("mutant-\(index)")
+            try FileManager.default.createDirectory(at: caseFolder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: caseFolder) }
+            try files.write(to: caseFolder.appendingPathComponent("test.db").path)
+            alarm(hangSeconds)
+            let result = check.run(folder: caseFolder, password: wrongPassword ? "wrong-password" : Seeds.password,
+                                   checksIntegrity: index % 4 == 0)
+            alarm(0)
+            report.mutants += 1
+            report.outcomes[result.outcome, default: 0] += 1
+            if result.changedFiles { report.changedFiles += 1 }
+            for problem in result.problems {
+                report.problems.append("mutant \(index) (\(name): \(mutations.joined(separator: ", "))\(wrongPassword ? ", wrong password" : "")): \(problem)")
+            }
+        }
+        return report
+    }
+}

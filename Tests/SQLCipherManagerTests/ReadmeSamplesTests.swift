@@ -1,0 +1,233 @@
+import Foundation
+import SQLCipherManager
+import Testing
+
+/// Every ```swift block of README.md runs here: each is the text between a `// README begin`
+/// and a `// README end` line of a test file (de-indented; a README block's leading `import`
+/// lines are this file's imports), so a README sample cannot drift from code that compiles,
+/// runs and is checked. Public API only: this file does not `@testable import`.
+@Suite("README: every Swift sample compiles, runs and matches")
+struct ReadmeSamplesTests {
+    // MARK: - Usage
+
+    /// The usage sample, run as written: create, then a wrong password (said, and nothing
+    /// else happens: no "No database is open"), then the right one.
+    @Test func theUsageSampleHandlesAWrongPasswordAndCarriesOnOnlyWhenUnlocked() throws {
+        let dir = TemporaryDirectory()
+        #expect(try usageSample(appSupport: dir.url, password: "correct horse") == ["Hello"])
+        #expect(try usageSample(appSupport: dir.url, password: "wrong horse") == nil)
+        #expect(try usageSample(appSupport: dir.url, password: "correct horse") == ["Hello", "Hello"])
+    }
+
+    /// The titles the sample read, or `nil` when it did not unlock.
+    private func usageSample(appSupport: URL, password: String) throws -> [String]? {
+        var result: [String]?
+        // README begin
+        final class AppDelegate: DatabaseManagerDelegate {
+            func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) { print("opened") }
+            func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {
+                print("database error: \(error)")   // says what to do next, never shows a password
+            }
+        }
+
+        var migrator = VersionedSchemaMigrator()             // steps keyed on PRAGMA user_version
+        migrator.register(version: 1) { db in
+            try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        }
+
+        let app = AppDelegate()
+        let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
+        manager.delegate = app                               // held weakly
+        manager.schemaMigrator = migrator                    // runs after every create / open
+        var unlocked = false
+        do {
+            if manager.databaseExists { try manager.open(password: password) }
+            else { try manager.create(password: password) }
+            unlocked = true
+        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+            print("Incorrect password")                      // nothing is open: ask again
+        }
+        if unlocked {
+            try manager.execute("INSERT INTO note(title) VALUES (?)", "Hello")
+            let titles = try manager.fetchAll(String.self, "SELECT title FROM note ORDER BY id")
+            print(titles)
+            // README end
+            result = titles
+        }
+        #expect(manager.isOpen == (result != nil))
+        return result
+    }
+
+    // MARK: - Typed reads
+
+    @Test func theTypedReadSampleDecodesRowsAndSaysWhyAReadFails() throws {
+        let dir = TemporaryDirectory()
+        let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
+        try manager.create(password: "secret")
+        try manager.executeScript("""
+            CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT);
+            INSERT INTO note(title, body) VALUES ('Hello', NULL), ('Bank', 'PIN is in the safe'), ('Hi', 'x');
+            """)
+        var failure = ""
+        // README begin
+        struct Note: Decodable {
+            var id: Int64
+            var title: String
+            var body: String?                                // NULL is nil
+        }
+        let notes = try manager.fetchAll(Note.self, "SELECT * FROM note WHERE title LIKE :prefix", arguments: ["prefix": "H%"])
+        let count = try manager.decodeScalar(Int.self, "SELECT count(*) FROM note")
+        do {
+            _ = try manager.decodeScalar(Int.self, "SELECT title FROM note")
+        } catch let error as SQLiteError {
+            print(error.localizedDescription)                // column "title" (index 0) holds TEXT, which cannot be read as Int
+            // README end
+            failure = error.localizedDescription
+        }
+        #expect(notes.map(\.title) == ["Hello", "Hi"])
+        #expect(notes.map(\.body) == [nil, "x"])
+        #expect(count == 3)
+        #expect(failure.contains("column \"title\" (index 0) holds TEXT, which cannot be read as Int"))
+    }
+
+    // MARK: - Why a file does not open
+
+    @Test func theDiagnosisSampleOpensAFileWrittenWithOtherSettings() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("old.db")
+        let legacy = CipherOptions(kdfIterations: 4000, usesHMAC: false, allowsLegacyKDFIterations: true)
+        let writer = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: legacy))
+        try writer.create(password: "secret")
+        writer.close()
+        let manager = DatabaseManager(url: url)
+        let password = "secret"
+        // README begin
+        do {
+            try manager.open(password: password)
+        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+            if case .opens(let found) = try manager.diagnoseCipherSettings(password: password) {
+                print("Right password; the file uses \(found.summary) (\(found.name))")  // e.g. kdf_iter 4000 and no HMAC
+                manager.configuration.cipher = found.options
+                try manager.open(password: password)
+            }
+        }
+        // README end
+        #expect(manager.isOpen)
+        #expect(manager.configuration.cipher.kdfIterations == 4000)
+    }
+
+    // MARK: - Changing passwords and encrypting existing databases
+
+    @Test func theRekeyAndEncryptSamplesRunInOrder() throws {
+        let dir = TemporaryDirectory()
+        let (password, newPassword) = ("old password", "new password")
+        let key32 = Data((0..<32).map { UInt8($0) })
+        let legacyURL = dir.url.appendingPathComponent("legacy.db")
+        let encryptedURL = dir.url.appendingPathComponent("encrypted.db")
+        let plaintextURL = dir.url.appendingPathComponent("plain-copy.db")
+        let url = dir.url.appendingPathComponent("adopted.db")
+        try Self.writePlaintext(at: legacyURL, scratch: dir.url.appendingPathComponent("scratch.db"))
+        try FileManager.default.copyItem(at: legacyURL, to: url)
+        let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
+        try manager.create(password: password)
+        try manager.execute("CREATE TABLE note(title TEXT)")
+        let progressBar = ProgressBar()
+        // README begin
+        try manager.rekey(to: newPassword) { fraction in progressBar.update(fraction) }   // open database
+        try manager.rekey(to: newPassword, options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
+        try manager.rekey(toRawKey: key32)
+
+        try DatabaseManager.encryptPlaintextDatabase(at: legacyURL, to: encryptedURL, password: password)  // a new file
+        try DatabaseManager.encryptPlaintextDatabase(at: legacyURL, password: password)                    // in place
+        try manager.decrypt(to: plaintextURL)                                                     // a plaintext copy
+
+        let configuration = DatabaseConfiguration(adoptsPlaintextDatabase: true)   // encrypt a plaintext
+        let adopting = DatabaseManager(url: url, configuration: configuration)    // file on first open
+        // README end
+        #expect(progressBar.last == 1)
+        try adopting.open(password: password)
+        #expect(try adopting.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
+        for encrypted in [legacyURL, encryptedURL] {
+            let check = DatabaseManager(url: encrypted)
+            try check.open(password: password)
+            #expect(try check.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
+        }
+        #expect(DatabaseManager.inspectFile(at: plaintextURL).kind == .plaintextSQLite)
+    }
+
+    /// The progress bar of the rekey sample: keeps the last fraction.
+    final class ProgressBar {
+        private(set) var last = 0.0
+        func update(_ fraction: Double) { last = fraction }
+    }
+
+    /// A plaintext SQLite database with a table of two rows: an encrypted one made at
+    /// `scratch`, decrypted to `url` (public API only).
+    static func writePlaintext(at url: URL, scratch: URL) throws {
+        let manager = DatabaseManager(url: scratch)
+        try manager.create(password: "scratch")
+        try manager.executeScript("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item(name) VALUES ('a'), ('b');")
+        try manager.decrypt(to: url)
+        manager.close()
+    }
+
+    // MARK: - The README itself
+
+    @Test func everySwiftBlockOfTheREADMEIsASampleRunByATest() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: readme)
+        #expect(blocks.count >= 5)
+        let samples = try Self.samples(under: root.appendingPathComponent("Tests"))
+        let imports = try String(contentsOfFile: #filePath, encoding: .utf8).split(separator: "\n").map(String.init)
+        for block in blocks {
+            var lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            while let first = lines.first, first.hasPrefix("import ") || first.isEmpty {
+                #expect(first.isEmpty || imports.contains(first), "\(first) is not an import of this file")
+                lines.removeFirst()
+            }
+            let code = lines.joined(separator: "\n")
+            #expect(samples.contains { Self.sample($0, covers: code) }, "no test runs this README block:\n\(code)")
+        }
+    }
+
+    /// The text of every ```swift block.
+    static func swiftBlocks(in markdown: String) -> [String] {
+        markdown.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+    }
+
+    /// Every `// README begin` … `// README end` section of the test files below `folder`,
+    /// de-indented by the begin marker's indentation.
+    static func samples(under folder: URL) throws -> [String] {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        return try files.flatMap { file -> [String] in
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            var sections: [String] = []
+            var current: [Substring]?
+            var indent = 0
+            for line in lines {
+                let trimmed = line.drop { $0 == " " }
+                if trimmed == "// README begin" {
+                    current = []
+                    indent = line.count - trimmed.count
+                } else if trimmed == "// README end", let body = current {
+                    sections.append(body.map { $0.prefix(indent).allSatisfy { $0 == " " } ? String($0.dropFirst(indent)) : String($0) }
+                        .joined(separator: "\n"))
+                    current = nil
+                } else {
+                    current?.append(line)
+                }
+            }
+            return sections
+        }
+    }
+
+    /// `true` when the README block is the section, give or take the closing braces of the
+    /// block the section's markers sit in.
+    static func sample(_ section: String, covers block: String) -> Bool {
+        guard block.hasPrefix(section) else { return false }
+        return block.dropFirst(section.count).allSatisfy { $0 == "}" || $0 == " " || $0 == "\n" }
+    }
+}

@@ -6,7 +6,7 @@ SWIFT ?= swift
 # prints no "prohibited flag" warning for the libsecret target.
 export PKG_CONFIG_PATH := $(CURDIR)/.build/scm-pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: deps build demo test sanitize bench bench-quick fuzz clean
+.PHONY: deps build demo test docs sanitize bench bench-quick fuzz clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -23,6 +23,11 @@ test: deps
 	@scripts/ensure-interop-venv.sh
 	$(SWIFT) build --build-tests
 	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build
+
+# The DocC site (static, in .build/docs) from Sources/SQLCipherManager/SQLCipherManager.docc with
+# the toolchain's docc; fails on a DocC warning or a public symbol without its own doc comment.
+docs: deps
+	@scripts/build-docs.sh
 
 # Every test again under ThreadSanitizer and AddressSanitizer, each in its own build folder.
 # Leak detection is off: LeakSanitizer reports Foundation's own Process/FileHandle/Pipe

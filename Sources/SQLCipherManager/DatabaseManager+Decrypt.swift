@@ -17,8 +17,9 @@ extension DatabaseManager {
     /// The copy holds every row in clear text. It is created readable and writable by its owner
     /// only (the source's permission bits masked with `0700`); keep it somewhere private.
     ///
-    /// - Parameter progress: called on this thread with the fraction done, 0…1; it must not use
-    ///   the manager.
+    /// - Parameters:
+    ///   - destination: where the plaintext copy is written; nothing may exist there yet.
+    ///   - progress: called on this thread with the fraction done, 0…1; it must not use the manager.
     /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/transactionInProgress``,
     ///   ``DatabaseManagerError/fileAlreadyExists(path:)`` when `destination` exists,
     ///   ``DatabaseManagerError/parentDirectoryMissing(path:)``,

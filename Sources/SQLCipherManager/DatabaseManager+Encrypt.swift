@@ -20,7 +20,12 @@ extension DatabaseManager {
     /// - To `destination`: the source is not modified; the destination appears only once
     ///   complete (`link`, which never overwrites).
     ///
-    /// - Parameter progress: called on this thread with the fraction done, 0…1.
+    /// - Parameters:
+    ///   - source: the plaintext SQLite database.
+    ///   - destination: `nil` to encrypt in place, or a path where nothing exists yet.
+    ///   - password: the new password; it must satisfy `configuration.passwordPolicy`.
+    ///   - configuration: the cipher options of the encrypted file, and its password policy.
+    ///   - progress: called on this thread with the fraction done, 0…1.
     /// - Throws: ``DatabaseManagerError/notPlaintextDatabase(path:)`` when the source is encrypted
     ///   or not a database, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/fileAlreadyExists(path:)`` when `destination` exists,

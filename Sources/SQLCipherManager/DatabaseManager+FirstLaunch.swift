@@ -22,7 +22,10 @@ extension DatabaseManager {
     /// processes race on the first launch, the store keeps the first key
     /// (``KeyStoreError/alreadyStored(identifier:store:)``) and the second process uses it.
     ///
-    /// - Parameter progress: while a plaintext file is encrypted, the fraction done, 0…1.
+    /// - Parameters:
+    ///   - keyStore: where the database's key is kept (``FileKeyStore``, the keyring, the app's own).
+    ///   - keyIdentifier: the key's name in the store.
+    ///   - progress: while a plaintext file is encrypted, the fraction done, 0…1.
     /// - Returns: which branch was taken.
     /// - Throws: ``DatabaseManagerError/keyUnavailable(identifier:reason:)``,
     ///   ``DatabaseManagerError/keyRefused(identifier:path:)``,

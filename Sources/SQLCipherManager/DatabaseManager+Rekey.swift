@@ -35,8 +35,10 @@ extension DatabaseManager {
     /// password, every row present; the next open finishes or rolls back (see
     /// ``recoverInterruptedOperation(at:)``).
     ///
-    /// - Parameter progress: called on this thread with the fraction done, 0…1; it must not use
-    ///   the manager.
+    /// - Parameters:
+    ///   - newPassword: the new password; it must satisfy the ``PasswordPolicy``.
+    ///   - options: other cipher settings for the new file (`nil` keeps the current ones).
+    ///   - progress: called on this thread with the fraction done, 0…1; it must not use the manager.
     /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidOption(name:reason:)``,
     ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,

@@ -69,6 +69,7 @@ public struct SchemaMigratorIncomplete: Error, Sendable, CustomStringConvertible
     /// The version it should have reached.
     public let target: Int
 
+    /// Which version the migrator left and which it should have reached.
     public var description: String {
         "the migrator returned at user_version \(reached) instead of its target \(target)"
     }

@@ -22,13 +22,35 @@ import Foundation
 /// recursive lock, so delegate callbacks and migrators may call back into the manager.
 ///
 /// ## Topics
-/// - Flows: ``create(password:)``, ``open(password:)``, ``create(rawKey:)``, ``open(rawKey:)``,
-///   ``openWithCachedKey()``, ``reopen()``, ``close()``
-/// - Queries: ``withDatabase(_:)``, ``execute(_:_:)``, ``fetchAll(_:_:)``, ``transaction(_:_:)``
-/// - Schema: ``schemaVersion``, ``setSchemaVersion(_:)``, ``migrate(using:)``
-/// - Keys and encryption (crash-safe, export-based): ``rekey(to:options:progress:)``,
-///   ``rekey(toRawKey:options:progress:)``, ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
-///   ``decrypt(to:progress:)``, ``recoverInterruptedOperation(at:)``
+///
+/// ### Flows
+/// - ``create(password:)``
+/// - ``open(password:)``
+/// - ``create(rawKey:)``
+/// - ``open(rawKey:)``
+/// - ``openWithCachedKey()``
+/// - ``reopen()``
+/// - ``close()``
+///
+/// ### Queries
+/// - ``withDatabase(_:)``
+/// - ``transaction(_:_:)``
+/// - ``execute(_:_:)``
+/// - ``fetchAll(_:_:)``
+/// - ``fetchAll(_:_:_:)``
+/// - ``decodeScalar(_:_:_:)``
+///
+/// ### Schema
+/// - ``schemaVersion``
+/// - ``setSchemaVersion(_:)``
+/// - ``migrate(using:)``
+///
+/// ### Keys and encryption (crash-safe, export-based)
+/// - ``rekey(to:options:progress:)``
+/// - ``rekey(toRawKey:options:progress:)``
+/// - ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+/// - ``decrypt(to:progress:)``
+/// - ``recoverInterruptedOperation(at:)``
 public final class DatabaseManager: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only under `lock`.
 

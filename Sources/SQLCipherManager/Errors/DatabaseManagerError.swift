@@ -110,8 +110,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// The operating system's secure random source failed (`getentropy`).
     case randomSourceFailed(reason: String)
 
+    /// The ``description``, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { description }
 
+    /// What happened, to which file, and what to do next; never a password or a key.
     public var description: String {
         switch self {
         case .notConfigured:

@@ -15,6 +15,7 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The primary result code: the low 8 bits of an extended code.
     public var primary: ResultCode { ResultCode(rawValue: rawValue & 0xFF) }
 
+    /// The raw C value, as SQLite's documentation writes it (`26`).
     public var description: String { "\(rawValue)" }
 
     /// Matches a primary code against any of its extended codes.

@@ -66,6 +66,8 @@ public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugSt
         secret.isEqual(to: other.secret)
     }
 
+    /// `DatabaseKey(<redacted 32 bytes>)`: never the bytes.
     public var description: String { "DatabaseKey(<redacted \(Self.byteCount) bytes>)" }
+    /// The same redacted text as ``description``, so a debugger or `dump` never shows the bytes.
     public var debugDescription: String { description }
 }

@@ -25,6 +25,7 @@ public struct FileKeyStore: KeyStore {
         self.folder = folder
     }
 
+    /// `file key store <folder>`, for messages.
     public var storeDescription: String { "file key store \(folder.path)" }
 
     /// The file that holds (or would hold) the key stored under `identifier`.

@@ -13,7 +13,7 @@ import Foundation
 /// - it **throws** whenever it cannot tell: the store is locked, its daemon is not running, a
 ///   file's permissions are unsafe, the stored value is malformed.
 ///
-/// ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:)`` generates a new key only for
+/// ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)`` generates a new key only for
 /// `nil`, and only when no encrypted database exists; a thrown error never leads to a new key
 /// (apps that "recovered" from a locked keychain by making a new key lost every row).
 public protocol KeyStore: Sendable {
@@ -66,8 +66,10 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// An input/output error, a full disk or another failure of the store.
     case failed(location: String, reason: String)
 
+    /// The ``description``, so that `localizedDescription` says what to do.
     public var errorDescription: String? { description }
 
+    /// What failed in which store, and what to do next; never a key.
     public var description: String {
         switch self {
         case .invalidIdentifier(let identifier, let reason):

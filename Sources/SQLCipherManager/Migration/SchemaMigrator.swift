@@ -23,6 +23,7 @@ public struct MigrationStepError: Error, Sendable, CustomStringConvertible {
     /// What the step threw.
     public let underlying: any Error
 
+    /// `migration step N failed after version M: <what it threw>`.
     public var description: String {
         "migration step \(version) failed after version \(lastGoodVersion): \(underlying)"
     }

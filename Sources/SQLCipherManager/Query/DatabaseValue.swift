@@ -20,6 +20,7 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
     /// `true` for SQL NULL.
     public var isNull: Bool { if case .null = self { true } else { false } }
 
+    /// The value as text: the number, the string itself, `<N bytes>` for a blob, `NULL`.
     public var description: String {
         switch self {
         case .integer(let value): "\(value)"
@@ -59,16 +60,20 @@ extension DatabaseValueConvertible {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
+    /// The value itself.
     public var databaseValue: DatabaseValue { self }
     /// Binds the value as it is.
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(self) }
+    /// Any stored value, NULL included: never `nil`.
     public init?(databaseValue: DatabaseValue) { self = databaseValue }
 }
 
 extension Int64: DatabaseValueConvertible {
+    /// `.integer`.
     public var databaseValue: DatabaseValue { .integer(self) }
     /// Binds the integer (`sqlite3_bind_int64`).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: self) }
+    /// INTEGER; a REAL that is a whole number in range; TEXT that parses as one (`Int64(_:)`); otherwise `nil`.
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .integer(let value): self = value
@@ -80,9 +85,11 @@ extension Int64: DatabaseValueConvertible {
 }
 
 extension Int: DatabaseValueConvertible {
+    /// `.integer`.
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
     /// Binds the integer (`sqlite3_bind_int64`).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: Int64(self)) }
+    /// As `Int64`, when it fits in `Int`; otherwise `nil`.
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self.init(exactly: value)
@@ -90,9 +97,11 @@ extension Int: DatabaseValueConvertible {
 }
 
 extension Int32: DatabaseValueConvertible {
+    /// `.integer`.
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
     /// Binds the integer (`sqlite3_bind_int64`).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: Int64(self)) }
+    /// As `Int64`, when it fits in `Int32`; otherwise `nil`.
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self.init(exactly: value)
@@ -100,9 +109,11 @@ extension Int32: DatabaseValueConvertible {
 }
 
 extension Bool: DatabaseValueConvertible {
+    /// `.integer(1)` or `.integer(0)`.
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
     /// Binds 1 or 0 (`sqlite3_bind_int64`).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(int64: self ? 1 : 0) }
+    /// As `Int64`: `true` for anything but 0; `nil` for NULL, a blob or non-numeric text.
     public init?(databaseValue: DatabaseValue) {
         guard let value = Int64(databaseValue: databaseValue) else { return nil }
         self = value != 0
@@ -110,9 +121,11 @@ extension Bool: DatabaseValueConvertible {
 }
 
 extension Double: DatabaseValueConvertible {
+    /// `.real`.
     public var databaseValue: DatabaseValue { .real(self) }
     /// Binds the double (`sqlite3_bind_double`).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(double: self) }
+    /// REAL; INTEGER converted; TEXT that parses as a number; otherwise `nil`.
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .integer(let value): self = Double(value)
@@ -124,9 +137,11 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension String: DatabaseValueConvertible {
+    /// `.text`.
     public var databaseValue: DatabaseValue { .text(self) }
     /// Binds the text from its UTF-8 in place (`sqlite3_bind_text`, copied by SQLite).
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(text: self) }
+    /// TEXT; an INTEGER or REAL written out; a BLOB decoded as UTF-8 (invalid bytes replaced); `nil` for NULL.
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .text(let value): self = value
@@ -139,9 +154,11 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Data: DatabaseValueConvertible {
+    /// `.blob` (an empty `Data` is an empty blob, not NULL).
     public var databaseValue: DatabaseValue { .blob(self) }
     /// Binds the bytes (`sqlite3_bind_blob`, copied by SQLite); empty data binds an empty blob.
     public func bind(to binder: DatabaseValueBinder) throws { try binder.bind(blob: self) }
+    /// A BLOB; TEXT as its UTF-8 bytes; otherwise `nil`.
     public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .blob(let value): self = value
@@ -152,11 +169,13 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    /// The wrapped value's, or `.null` for `nil`.
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
     /// Binds the wrapped value through its own `bind(to:)`, or NULL.
     public func bind(to binder: DatabaseValueBinder) throws {
         if let self { try self.bind(to: binder) } else { try binder.bindNull() }
     }
+    /// `.some(nil)` for NULL; the wrapped type's reading otherwise, `nil` when that fails.
     public init?(databaseValue: DatabaseValue) {
         if databaseValue.isNull { self = .none; return }
         guard let value = Wrapped(databaseValue: databaseValue) else { return nil }

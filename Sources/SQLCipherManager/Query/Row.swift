@@ -34,6 +34,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
         self[name].flatMap { T(databaseValue: $0) }
     }
 
+    /// `name=value` for each column, separated by commas (values as ``DatabaseValue/description``).
     public var description: String {
         zip(columnNames, values).map { "\($0)=\($1)" }.joined(separator: ", ")
     }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `make docs`: the DocC site of the SQLCipherManager library, built with the toolchain's own
+# `docc` (the swift-docc-plugin cannot be fetched): the compiler writes the symbol graphs, then
+# `docc convert` renders them with the catalog into a static site in .build/docs. Fails on any
+# DocC warning and on any public symbol without its own documentation comment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+scratch=.build/docs-build
+graphs=.build/docs-symbol-graphs
+rm -rf "$graphs" .build/docs
+mkdir -p "$graphs"
+# Inherited and synthesized docs are left out, so a member that only repeats its protocol's
+# text shows up as undocumented below.
+swift build --scratch-path "$scratch" --target SQLCipherManager \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+    -Xswiftc -symbol-graph-skip-inherited-docs -Xswiftc -symbol-graph-skip-synthesized-members
+python3 scripts/check-doc-comments.py "$graphs"
+docc convert Sources/SQLCipherManager/SQLCipherManager.docc \
+    --additional-symbol-graph-dir "$graphs" \
+    --output-path .build/docs \
+    --fallback-display-name SQLCipherManager \
+    --fallback-bundle-identifier org.sqlcipher.SQLCipherManager \
+    --transform-for-static-hosting --hosting-base-path SQLCipherManager \
+    --warnings-as-errors
+echo "Documentation: .build/docs (static site; serve the folder, open /documentation/sqlciphermanager)"

@@ -77,7 +77,7 @@ extension DatabaseManager {
             if let version = linkedSQLCipherVersion { try configuration.cipher.validate(for: version) }
             let operation = ExportOperation(
                 operation: "encrypt", target: destination ?? source, install: destination == nil ? .replace : .create,
-                key: key, configuration: configuration)
+                key: keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
             let writable = destination == nil || FileSystem.isWritable(source)
             let connection = try connect(path: source, mode: writable ? .readWrite : .readOnly, key: nil, configuration: configuration)
             defer { connection.close() }

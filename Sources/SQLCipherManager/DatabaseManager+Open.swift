@@ -87,15 +87,18 @@ extension DatabaseManager {
     func openFlow(key: SecretBytes, creating: Bool) throws {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
         let connection: Connection
+        var derived: KeyDerivation.Derived?
         do {
             let path = try requirePath()
             try Self.recoverInterruptedOperation(atPath: path)
             if creating {
-                connection = try createFile(path: path, key: key)
+                (connection, derived) = try createFile(path: path, key: key)
             } else {
                 try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
                 if let fileError = Self.diagnoseFile(path: path) { throw fileError }
-                connection = try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
+                let known = key === cachedKey ? derivedKey : nil
+                (connection, derived) = try Self.connectDeriving(
+                    path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
                 do {
                     try Self.checkFileLength(connection, path: path)
                     if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
@@ -113,6 +116,7 @@ extension DatabaseManager {
         }
         database = Database(connection: connection)
         cachedKey = key
+        derivedKey = derived
         notify { creating ? $0.databaseManagerDidCreateDatabase(self) : $0.databaseManagerDidOpenDatabase(self) }
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch { closeConnection(); throw error }
@@ -120,8 +124,10 @@ extension DatabaseManager {
     }
 
     /// Builds the database in `<path>-creating`, checks its header is encrypted, then links it
-    /// to `path` (which fails rather than replace a file) and opens it.
-    private func createFile(path: String, key: SecretBytes) throws -> Connection {
+    /// to `path` (which fails rather than replace a file) and opens it. A password is derived
+    /// once, for a fresh salt: both connections are keyed with the result.
+    private func createFile(path: String, key password: SecretBytes) throws -> (Connection, KeyDerivation.Derived?) {
+        let (key, derived) = Self.keyForNewFile(password, cipher: configuration.cipher)
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
@@ -155,7 +161,7 @@ extension DatabaseManager {
         }
         try? removeStaging(staging)
         try? FileSystem.sync(directory)
-        return try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)
+        return (try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
     }
 
     private func removeStaging(_ staging: String) throws {

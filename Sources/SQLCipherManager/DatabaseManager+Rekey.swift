@@ -77,14 +77,18 @@ extension DatabaseManager {
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify { $0.databaseManagerWillRekeyDatabase(self) }
         var siblings: [DatabaseManager] = []
+        // One PBKDF2 for the whole rekey: the copy gets a fresh salt and the key derived for it;
+        // the write lock's connection uses the current file's derived key.
+        let (newKey, newDerived) = Self.keyForNewFile(key, cipher: newConfiguration.cipher)
+        let lockKey = derivedKey?.rawKey ?? oldKey
         do {
             siblings = try pauseSiblings(of: db.connection)
             let operation = ExportOperation(
-                operation: "rekey", target: path, install: .replace, key: key, configuration: newConfiguration)
+                operation: "rekey", target: path, install: .replace, key: newKey, configuration: newConfiguration)
             let oldConfiguration = configuration
             try operation.run(
                 source: db.connection,
-                lockConnection: { try Self.connect(path: path, mode: .readWrite, key: oldKey, configuration: oldConfiguration) },
+                lockConnection: { try Self.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
                 releaseSource: { closeConnection() }, progress: progress)
         } catch {
             let error = Self.diagnose(error, path: path)
@@ -95,10 +99,11 @@ extension DatabaseManager {
         }
         configuration = newConfiguration
         cachedKey = key
+        derivedKey = newDerived
         closeConnection()
-        reopenSiblings(siblings, key: key, cipher: newConfiguration.cipher)
+        reopenSiblings(siblings, key: key, derived: newDerived, cipher: newConfiguration.cipher)
         do {
-            database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: key, configuration: newConfiguration))
+            database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
         } catch {
             let error = Self.diagnose(error, path: path)
             notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
@@ -110,7 +115,7 @@ extension DatabaseManager {
     /// After a failed rekey that had closed the connection: opens it again with the cached (old)
     /// key and configuration, without events or migration. Stays closed if that fails.
     private func reconnectIfClosed(path: String) {
-        guard database == nil, let key = cachedKey else { return }
+        guard database == nil, let key = derivedKey?.rawKey ?? cachedKey else { return }
         database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
     }
 }

@@ -68,18 +68,19 @@ extension DatabaseManager {
         return paused
     }
 
-    /// After a key change: opens each paused sibling again with the new key (and cipher
-    /// settings), caches the key, tells its delegate `didRekeyDatabase`, and lets it go. A
+    /// After a key change: opens each paused sibling again with the new key (derived once, for
+    /// all of them) and cipher settings, caches the key, tells its delegate `didRekeyDatabase`, and lets it go. A
     /// sibling that cannot be opened stays closed and hears `didEncounterDatabaseError`.
-    func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, cipher: CipherOptions) {
+    func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, derived: KeyDerivation.Derived?, cipher: CipherOptions) {
         for sibling in siblings {
             defer { sibling.lock.unlock() }
             sibling.configuration.cipher = cipher
             sibling.cachedKey = key
+            sibling.derivedKey = derived
             guard let path = sibling.databasePath else { continue }
             do {
                 sibling.database = Database(connection: try Self.connect(
-                    path: path, mode: .readWrite, key: key, configuration: sibling.configuration))
+                    path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
                 sibling.notify { $0.databaseManagerDidRekeyDatabase(sibling) }
             } catch {
                 let error = Self.diagnose(error, path: path)
@@ -92,7 +93,7 @@ extension DatabaseManager {
     func restoreSiblings(_ siblings: [DatabaseManager]) {
         for sibling in siblings {
             defer { sibling.lock.unlock() }
-            guard let path = sibling.databasePath, let key = sibling.cachedKey else { continue }
+            guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
             sibling.database = (try? Self.connect(
                 path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
         }

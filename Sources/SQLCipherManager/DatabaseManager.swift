@@ -68,6 +68,9 @@ public final class DatabaseManager: @unchecked Sendable {
     }
     /// The key of the open (or last open) database; zeroed when replaced or on close.
     var cachedKey: SecretBytes?
+    /// The raw key derived from ``cachedKey`` for the open file's salt (see
+    /// `DatabaseManager+DerivedKey.swift`): further connections need no PBKDF2. Zeroed on close.
+    var derivedKey: KeyDerivation.Derived?
 
     /// Creates a manager for the database at `url`.
     public init(url: URL? = nil, configuration: DatabaseConfiguration = DatabaseConfiguration()) {
@@ -152,6 +155,7 @@ public final class DatabaseManager: @unchecked Sendable {
         locked {
             closeConnection()
             cachedKey = nil
+            derivedKey = nil
         }
     }
 

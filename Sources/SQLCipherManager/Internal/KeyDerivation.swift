@@ -18,6 +18,18 @@ enum KeyDerivation {
     /// The salt's length at the start of an SQLCipher file.
     static let saltLength = 16
 
+    /// A derived key and the salt it was derived for.
+    struct Derived {
+        /// `x'<64 hex key><32 hex salt>'`, for `sqlite3_key` or `ATTACH … KEY ?`.
+        let rawKey: SecretBytes
+        let salt: [UInt8]
+    }
+
+    /// The raw key SQLCipher derives from `password` for a file with `salt`.
+    static func derive(password: SecretBytes, salt: [UInt8], iterations: Int, algorithm: KDFAlgorithm) -> Derived? {
+        rawKey(password: password, salt: salt, iterations: iterations, algorithm: algorithm).map { Derived(rawKey: $0, salt: salt) }
+    }
+
     /// The raw key form `x'<key><salt>'` for `password` (UTF-8, as given to `sqlite3_key`).
     static func rawKey(
         password: SecretBytes, salt: [UInt8], iterations: Int, algorithm: KDFAlgorithm

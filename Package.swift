@@ -24,7 +24,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
-        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto"]),
+        // libsodium: Argon2id and XChaCha20-Poly1305 for key slots.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto", "CSodium"]),
         // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
         .systemLibrary(
             name: "CLibSecret",

@@ -16,6 +16,10 @@ command -v sqlcipher >/dev/null 2>&1 || need_apt+=(sqlcipher)
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcrypto 2>/dev/null; then
     need_apt+=(libssl-dev)
 fi
+# libsodium's headers (Argon2id and XChaCha20-Poly1305 for key slots).
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libsodium 2>/dev/null; then
+    need_apt+=(libsodium-dev)
+fi
 # The keyring store (libsecret) and its tests: a private D-Bus session bus and gnome-keyring-daemon.
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libsecret-1 2>/dev/null; then
     need_apt+=(libsecret-1-dev)
@@ -41,7 +45,7 @@ trap write_pkgconfig_overrides EXIT
 
 if [ "$(uname -s)" = "Darwin" ]; then
     if command -v brew >/dev/null 2>&1; then
-        brew install sqlcipher pkg-config openssl libsecret dbus
+        brew install sqlcipher pkg-config openssl libsecret dbus libsodium
         exit 0
     fi
     echo "error: SQLCipher is missing. Install Homebrew, then: brew install sqlcipher pkg-config" >&2
@@ -58,5 +62,5 @@ fi
 
 echo "error: missing ${need_apt[*]}." >&2
 echo "  Debian/Ubuntu: sudo apt-get install ${need_apt[*]}" >&2
-echo "  macOS:         brew install sqlcipher pkg-config" >&2
+echo "  macOS:         brew install sqlcipher pkg-config openssl libsodium" >&2
 exit 1

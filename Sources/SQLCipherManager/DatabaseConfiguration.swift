@@ -20,6 +20,9 @@ public struct DatabaseConfiguration: Sendable {
     /// ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``:
     /// `ATTACH … KEY` + `sqlcipher_export`, verified, crash-safe), then open it.
     public var adoptsPlaintextDatabase: Bool
+    /// How password key slots are made and which Argon2id costs are accepted (key-slot
+    /// databases only: ``DatabaseManager/createWithKeySlots(password:label:)``).
+    public var keySlots = KeySlotOptions()
 
     /// Creates a configuration.
     public init(

@@ -38,7 +38,8 @@ extension DatabaseManager {
             if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
                 try configuration.passwordPolicy.validate(password)
             }
-            try openFlow(key: SecretBytes(password: password), creating: false)
+            let slotKey = try keySlotKey(UnlockSecret.typed(password), path: requirePath(), fallsBack: false)
+            try openFlow(key: slotKey ?? SecretBytes(password: password), creating: false)
         }
     }
 
@@ -54,7 +55,11 @@ extension DatabaseManager {
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
     public func open(rawKey: Data) throws {
-        try locked { try openFlow(key: Self.rawKeyMaterial(rawKey), creating: false) }
+        try locked {
+            let direct = try Self.rawKeyMaterial(rawKey)
+            let slotKey = try keySlotKey([.rawKey(SecretBytes(rawKey))], path: requirePath(), fallsBack: true)
+            try openFlow(key: slotKey ?? direct, creating: false)
+        }
     }
 
     /// Opens the database with the key cached by the last successful create, open or rekey

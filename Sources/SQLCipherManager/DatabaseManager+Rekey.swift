@@ -49,6 +49,7 @@ extension DatabaseManager {
     public func rekey(to newPassword: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try configuration.passwordPolicy.validate(newPassword)
+            try refuseKeySlotRekey()
             try rekeyFlow(key: SecretBytes(password: newPassword), options: options, progress: progress)
         }
     }
@@ -60,6 +61,7 @@ extension DatabaseManager {
     ///   errors of ``rekey(to:options:progress:)``.
     public func rekey(toRawKey rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
+            try refuseKeySlotRekey()
             try rekeyFlow(key: Self.rawKeyMaterial(rawKey), options: options, progress: progress)
         }
     }

@@ -107,12 +107,7 @@ struct OperationJournal: Equatable {
 
     /// Writes the journal durably beside `target`: temporary file, `fsync`, `rename`, `fsync` of the folder.
     func write(for target: String) throws {
-        let path = Self.path(for: target)
-        let staging = path + ".tmp"
-        try FileSystem.write(Data(encoded.utf8), to: staging)
-        try FileSystem.sync(staging)
-        try FileSystem.rename(staging, to: path)
-        try FileSystem.sync(DatabaseFile(path: target).directory)
+        try FileSystem.replaceDurably(Self.path(for: target), with: Data(encoded.utf8))
     }
 
     /// Removes the journal (and a half-written one) beside `target`, then flushes the folder.

@@ -1,0 +1,131 @@
+import Foundation
+
+// MARK: - Rotation and conversion
+
+extension DatabaseManager {
+    /// Re-encrypts the open key-slot database with a new random data key and reseals it to every
+    /// slot (no password needed: each slot's public key suffices). Every secret that opened the
+    /// database still does; a copy of the old slot file no longer opens the new database.
+    ///
+    /// Journaled with the database: `<db>.scm-keys.next` (the slots sealing the new key) is
+    /// written durably first, then the crash-safe export rekey (``rekey(toRawKey:options:progress:)``'s
+    /// engine) runs, then `.next` replaces `<db>.scm-keys`. After a kill at any moment the next
+    /// unlock tries both files' keys on the database and keeps the side that opens it.
+    ///
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``, and
+    ///   the errors of ``rekey(to:options:progress:)`` (the database then keeps its old key).
+    public func rotateDataKey(progress: ((Double) -> Void)? = nil) throws {
+        try lockedKeySlots {
+            let (store, lock, file, _) = try openSlotFile()
+            defer { lock.release() }
+            let newKey = Sodium.random(Sodium.keyLength)
+            let next = try file.resealed(to: newKey)
+            let sqlcipherKey = next.sqlcipherKey(newKey)
+            try store.writeNext(next)
+            try rekeyThenSettle(store, to: sqlcipherKey, progress: progress) { try store.installNext() }
+        }
+    }
+
+    /// Converts the open password database to key slots: a random data key, a slot for
+    /// `password` (which must be the database's password), then the crash-safe export rekey to
+    /// the data key. `<db>.scm-keys.next` is written first; after a kill the password opens the
+    /// database either way (as a password or through its slot).
+    ///
+    /// - Throws: ``KeySlotError/keySlotDatabase(path:)`` when it uses key slots already,
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when `password` is not its
+    ///   password, and the errors of ``rekey(to:options:progress:)``.
+    public func convertToKeySlots(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
+        try lockedKeySlots {
+            let db = try requireDatabase()
+            let store = KeySlotStore(databasePath: db.connection.path)
+            guard !store.hasCurrent, !store.hasNext, !store.databaseHasKeySlotSalt else {
+                throw KeySlotError.keySlotDatabase(path: db.connection.path)
+            }
+            let passwordKey = SecretBytes(password: password)
+            guard cachedKey?.isEqual(to: passwordKey) == true || opensDatabase(store.database, with: passwordKey) else {
+                throw DatabaseManagerError.incorrectPasswordOrSettings(path: db.connection.path)
+            }
+            let lock = try store.lock()
+            defer { lock.release() }
+            let argon2 = try configuration.keySlots.parametersForNewSlot()
+            let dataKey = Sodium.random(Sodium.keyLength)
+            var file = KeySlotFile(databaseID: Sodium.randomData(16))
+            _ = try file.addSlot(.password(passwordKey), label: label, argon2: argon2, dataKey: dataKey)
+            file.authenticate(dataKey: dataKey)
+            try store.writeNext(file)
+            try rekeyThenSettle(store, to: file.sqlcipherKey(dataKey), progress: progress) { try store.installNext() }
+        }
+    }
+
+    /// Converts the open key-slot database back to a plain password database keyed with
+    /// `password` (SQLCipher's PBKDF2, the configured cipher options), then removes its slot file.
+    /// A marker `<db>.scm-keys.next` is written first; after a kill either the old slots or the
+    /// new password open the database, never both.
+    ///
+    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``,
+    ///   and the errors of ``rekey(to:options:progress:)``.
+    public func convertToPassword(_ password: String, progress: ((Double) -> Void)? = nil) throws {
+        try lockedKeySlots {
+            try configuration.passwordPolicy.validate(password)
+            let (store, lock, file, dataKey) = try openSlotFile()
+            defer { lock.release() }
+            var marker = KeySlotFile(databaseID: file.databaseID, generation: file.generation)
+            marker.passwordKeyed = true
+            marker.authenticate(dataKey: dataKey)
+            try store.writeNext(marker)
+            try rekeyThenSettle(store, to: SecretBytes(password: password), progress: progress) {
+                try store.removeCurrent()
+                try store.removeNext()
+            }
+        }
+    }
+
+    /// Runs the export rekey to `key`, then `finish` (the database has the new key) — also when
+    /// the rekey failed after the new file was in place — or removes `.next` (it has the old key).
+    private func rekeyThenSettle(
+        _ store: KeySlotStore, to key: SecretBytes, progress: ((Double) -> Void)?, finish: () throws -> Void
+    ) throws {
+        do {
+            try rekeyFlow(key: key, options: nil, progress: progress)
+        } catch {
+            if cachedKey?.isEqual(to: key) == true { try? finish() } else { try? store.removeNext() }
+            throw error
+        }
+        try finish()
+    }
+
+    /// The raw data key of the key-slot database at ``databaseURL``, after `password` (or a
+    /// recovery key) opened one of its slots: for other SQLCipher tools
+    /// (`PRAGMA key = "x'<64 hex>'"`). Whoever holds it can read the database until
+    /// ``rotateDataKey(progress:)``; keep it as safe as the database.
+    ///
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   and the slot-file errors of ``open(password:)``.
+    public func exportDataKey(password: String) throws -> Data {
+        try lockedKeySlots {
+            let path = try database?.connection.path ?? requirePath()
+            let store = KeySlotStore(databasePath: path)
+            if store.hasNext, database == nil { _ = try keySlotKey(UnlockSecret.typed(password), path: path, fallsBack: false) }
+            guard let file = try store.readCurrent() else {
+                if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
+                throw KeySlotError.notKeySlotDatabase(path: path)
+            }
+            try store.checkBinding(file, at: store.path)
+            guard let unlocked = try file.unlock(with: UnlockSecret.typed(password), options: configuration.keySlots, path: store.path)
+            else { throw DatabaseManagerError.incorrectPasswordOrSettings(path: path) }
+            return unlocked.dataKey.withBytes { Data($0) }
+        }
+    }
+}
+
+extension DatabaseManager {
+    /// ``rekey(to:options:progress:)`` and ``rekey(toRawKey:options:progress:)`` would leave a
+    /// key-slot database's slots sealing a key that no longer opens it: refused.
+    func refuseKeySlotRekey() throws {
+        guard let db = database else { return }
+        let store = KeySlotStore(databasePath: db.connection.path)
+        if store.hasCurrent || store.hasNext || store.databaseHasKeySlotSalt {
+            throw KeySlotError.keySlotDatabase(path: db.connection.path)
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+// MARK: - Key slots
+
+extension DatabaseManager {
+    /// Creates a new database that uses key slots, with one password slot, and opens it.
+    ///
+    /// The database is keyed with a random 256-bit data key in SQLCipher's raw form
+    /// (`x'<key><salt>'` through `sqlite3_key`: no PBKDF2), and `<db>.scm-keys` holds that key
+    /// sealed by the password (Argon2id, calibrated by ``DatabaseConfiguration/keySlots``). The
+    /// slot file is written first as `<db>.scm-keys.next` and becomes `<db>.scm-keys` once the
+    /// database exists, so a crash leaves either no database or a complete pair. Afterwards
+    /// ``open(password:)`` works as for any database.
+    ///
+    /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when the database or its slot
+    ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``KeySlotError/weakKeyDerivation(_:minimum:)``,
+    ///   and the errors of ``create(password:)``.
+    public func createWithKeySlots(password: String, label: String = "password") throws {
+        try lockedKeySlots {
+            try configuration.passwordPolicy.validate(password)
+            guard database == nil else { throw DatabaseManagerError.alreadyOpen }
+            let path = try requirePath()
+            try Self.recoverInterruptedOperation(atPath: path)
+            let store = KeySlotStore(databasePath: path)
+            if store.hasCurrent { throw DatabaseManagerError.fileAlreadyExists(path: store.path) }
+            if DatabaseFile(path: path).exists { throw DatabaseManagerError.fileAlreadyExists(path: path) }
+            let lock = try store.lock()
+            defer { lock.release() }
+            let argon2 = try configuration.keySlots.parametersForNewSlot()
+            let dataKey = Sodium.random(Sodium.keyLength)
+            var file = KeySlotFile(databaseID: Sodium.randomData(16))
+            _ = try file.addSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2, dataKey: dataKey)
+            file.authenticate(dataKey: dataKey)
+            try store.writeNext(file)
+            do {
+                try openFlow(key: file.sqlcipherKey(dataKey), creating: true)
+            } catch {
+                if store.databaseHasKeySlotSalt { try? store.installNext() } else { try? store.removeNext() }
+                throw error
+            }
+            try store.installNext()
+        }
+    }
+
+    /// Changes one password: the slot the old password opens is resealed under the new one
+    /// (new salt, freshly calibrated Argon2id). No page of the database is re-encrypted; the
+    /// slot file is replaced atomically and durably. Works with the manager open or closed.
+    ///
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no password slot
+    ///   accepts `old` (nothing changed), ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
+    public func changePassword(from old: String, to new: String) throws {
+        try lockedKeySlots {
+            try configuration.passwordPolicy.validate(new)
+            let path = try database?.connection.path ?? requirePath()
+            let store = KeySlotStore(databasePath: path)
+            guard store.hasCurrent || store.hasNext else { throw KeySlotError.notKeySlotDatabase(path: path) }
+            if store.hasNext, database == nil { _ = try keySlotKey(UnlockSecret.typed(old), path: path, fallsBack: false) }
+            let lock = try store.lock()
+            defer { lock.release() }
+            guard !store.hasNext else { throw DatabaseManagerError.operationInProgress(path: store.database) }
+            guard var file = try store.readCurrent() else { throw KeySlotError.notKeySlotDatabase(path: path) }
+            try store.checkBinding(file, at: store.path)
+            let oldPassword = UnlockSecret.password(SecretBytes(password: old))
+            guard let unlocked = try file.unlock(with: [oldPassword], options: configuration.keySlots, path: store.path) else {
+                throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
+            }
+            let argon2 = try configuration.keySlots.parametersForNewSlot()
+            var slot = file.slots[unlocked.index]
+            slot.salt = Sodium.randomData(Sodium.saltLength)
+            slot.opsLimit = argon2.opsLimit
+            slot.memoryKiB = argon2.memoryKiB
+            let kek = try UnlockSecret.password(SecretBytes(password: new)).keyEncryptionKey(salt: slot.salt, argon2: argon2)
+            slot.sealSecretKey(unlocked.secretKey, kek: kek, databaseID: file.databaseID)
+            file.slots[unlocked.index] = slot
+            file.authenticate(dataKey: unlocked.dataKey)
+            try store.writeCurrent(file)
+        }
+    }
+
+    /// Adds a password slot to the open key-slot database. The slot file is replaced atomically
+    /// and durably; the database file is not touched.
+    ///
+    /// - Returns: the new slot.
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
+    @discardableResult
+    public func addPassword(_ password: String, label: String = "password") throws -> KeySlot {
+        try lockedKeySlots {
+            try configuration.passwordPolicy.validate(password)
+            let argon2 = try configuration.keySlots.parametersForNewSlot()
+            return try changeSlots { file, dataKey in
+                try file.addSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2, dataKey: dataKey).info
+            }
+        }
+    }
+
+    /// Adds a recovery-key slot to the open key-slot database and returns the key, once: show
+    /// ``RecoveryKey/text`` to the user to write down. No copy is kept.
+    ///
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    public func addRecoveryKey(label: String = "recovery key") throws -> RecoveryKey {
+        try lockedKeySlots {
+            let secret = Sodium.random(RecoveryKey.randomLength)
+            let slot = try changeSlots { file, dataKey in
+                try file.addSlot(.recovery(secret), label: label, argon2: nil, dataKey: dataKey).info
+            }
+            return RecoveryKey(slotID: slot.id, text: RecoveryKey.text(for: secret))
+        }
+    }
+
+    /// Adds a slot that a raw 32-byte key opens (for a key store); ``open(rawKey:)`` then tries
+    /// the raw-key slots before using a key as the data key itself.
+    ///
+    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes,
+    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    @discardableResult
+    public func addRawKeySlot(_ rawKey: Data, label: String = "key store") throws -> KeySlot {
+        try lockedKeySlots {
+            guard rawKey.count == Sodium.keyLength else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
+            return try changeSlots { file, dataKey in
+                try file.addSlot(.rawKey(SecretBytes(rawKey)), label: label, argon2: nil, dataKey: dataKey).info
+            }
+        }
+    }
+
+    /// Removes a slot of the open key-slot database (never the last one).
+    ///
+    /// Whoever kept a copy of the old slot file can still open the database with the removed
+    /// secret until ``rotateDataKey(progress:)`` re-encrypts it with a new data key.
+    ///
+    /// - Throws: ``KeySlotError/slotNotFound(id:)``, ``KeySlotError/lastSlot(id:)``,
+    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    public func removeKeySlot(id: Int) throws {
+        try lockedKeySlots {
+            try changeSlots { file, _ in
+                guard let index = file.slots.firstIndex(where: { $0.id == id }) else { throw KeySlotError.slotNotFound(id: id) }
+                guard file.slots.count > 1 else { throw KeySlotError.lastSlot(id: id) }
+                file.slots.remove(at: index)
+            }
+        }
+    }
+
+    /// Removes the password slot that `password` opens (never the last slot).
+    ///
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no password
+    ///   slot accepts it, and the errors of ``removeKeySlot(id:)``.
+    public func removePassword(_ password: String) throws {
+        try lockedKeySlots {
+            try changeSlots { file, _ in
+                let secret = UnlockSecret.password(SecretBytes(password: password))
+                guard let unlocked = try file.unlock(with: [secret], options: configuration.keySlots, path: databasePath ?? "") else {
+                    throw DatabaseManagerError.incorrectPasswordOrSettings(path: databasePath ?? "")
+                }
+                guard file.slots.count > 1 else { throw KeySlotError.lastSlot(id: file.slots[unlocked.index].id) }
+                file.slots.remove(at: unlocked.index)
+            }
+        }
+    }
+
+    /// The slots of the database at ``databaseURL`` (open or not), without any secret. Read from
+    /// `<db>.scm-keys` (or `.next` during a transition); authenticated at the next unlock.
+    ///
+    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``KeySlotError/slotFileDamaged(path:reason:)``.
+    public func keySlots() throws -> [KeySlot] {
+        try lockedKeySlots {
+            let path = try database?.connection.path ?? requirePath()
+            let store = KeySlotStore(databasePath: path)
+            if let file = try store.readCurrent() ?? store.readNext() { return file.slots.map(\.info) }
+            if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
+            throw KeySlotError.notKeySlotDatabase(path: path)
+        }
+    }
+
+    /// `true` when the database at ``databaseURL`` uses key slots (its slot file, or its header's
+    /// key-slot marker, is there).
+    public var usesKeySlots: Bool {
+        guard let path = locked({ database?.connection.path ?? databasePath }) else { return false }
+        let store = KeySlotStore(databasePath: path)
+        return store.hasCurrent || store.hasNext || store.databaseHasKeySlotSalt
+    }
+
+    /// Opens an existing key-slot database with a recovery key in its written form.
+    ///
+    /// - Throws: ``KeySlotError/invalidRecoveryKey(reason:)`` for a mistyped key,
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no recovery slot accepts
+    ///   it, ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of ``open(password:)``.
+    public func open(recoveryKey: String) throws {
+        try lockedKeySlots {
+            let secret = try RecoveryKey.secret(parsing: recoveryKey)
+            let path = try requirePath()
+            guard let key = try keySlotKey([.recovery(secret)], path: path, fallsBack: false) else {
+                throw KeySlotError.notKeySlotDatabase(path: path)
+            }
+            try openFlow(key: key, creating: false)
+        }
+    }
+
+    // MARK: - Changing the slot file
+
+    /// Under the slot lock, with the open database's data key: reads and authenticates the
+    /// slot file, lets `body` change it, then writes it back, authenticated, atomically and durably.
+    func changeSlots<T>(_ body: (inout KeySlotFile, SecretBytes) throws -> T) throws -> T {
+        let (store, lock, file, dataKey) = try openSlotFile()
+        defer { lock.release() }
+        var changed = file
+        let result = try body(&changed, dataKey)
+        changed.authenticate(dataKey: dataKey)
+        try store.writeCurrent(changed)
+        return result
+    }
+
+    /// The open database's slot file, authenticated with its data key, and the slot lock.
+    func openSlotFile() throws -> (KeySlotStore, OperationLock, KeySlotFile, SecretBytes) {
+        let db = try requireDatabase()
+        let store = KeySlotStore(databasePath: db.connection.path)
+        guard store.hasCurrent || store.hasNext else { throw KeySlotError.notKeySlotDatabase(path: db.connection.path) }
+        let lock = try store.lock()
+        do {
+            guard !store.hasNext else { throw DatabaseManagerError.operationInProgress(path: store.database) }
+            guard let file = try store.readCurrent(), let dataKey = cachedKey?.dataKeyOfRawKeyText() else {
+                throw KeySlotError.notKeySlotDatabase(path: db.connection.path)
+            }
+            try store.checkBinding(file, at: store.path)
+            guard file.isAuthentic(dataKey: dataKey) else { throw KeySlotError.slotFileTampered(path: store.path) }
+            return (store, lock, file, dataKey)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+}
+
+extension SecretBytes {
+    /// The 32 key bytes of a raw key text `x'<64 hex>'` or `x'<64 hex><32 hex salt>'`, `nil` otherwise.
+    func dataKeyOfRawKeyText() -> SecretBytes? {
+        guard isRawKey, count == 67 || count == 99 else { return nil }
+        let key = SecretBytes(zeroedCount: Sodium.keyLength)
+        let ok = withBytes { text in
+            key.withMutableBytes { out in
+                func nibble(_ character: UInt8) -> UInt8? {
+                    switch character {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+                    default: nil
+                    }
+                }
+                for index in 0..<Sodium.keyLength {
+                    guard let high = nibble(text[2 + 2 * index]), let low = nibble(text[3 + 2 * index]) else { return false }
+                    out[index] = high << 4 | low
+                }
+                return true
+            }
+        }
+        return ok ? key : nil
+    }
+}
+
+extension DatabaseManager {
+    /// ``locked(_:)``, with a file-system failure turned into the ``DatabaseManagerError`` a user can act on.
+    func lockedKeySlots<T>(_ body: () throws -> T) throws -> T {
+        try locked {
+            do {
+                return try body()
+            } catch let failure as FileSystem.Failure {
+                throw DatabaseManagerError(failure)
+            }
+        }
+    }
+}

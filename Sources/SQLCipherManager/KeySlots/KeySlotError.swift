@@ -1,0 +1,72 @@
+// MARK: - KeySlotError
+
+/// Why a key-slot flow failed. Every case says what to do next; none carries a password, a
+/// recovery key, a data key or any other key material. A wrong password or key is
+/// ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, as for any database.
+public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database was created with key slots (its header says so) but `<db>.scm-keys` is not
+    /// beside it. The database file was not touched.
+    case slotFileMissing(path: String, database: String)
+    /// `<db>.scm-keys` is truncated, not a key-slot file, or a field is out of range. The
+    /// database file was not touched.
+    case slotFileDamaged(path: String, reason: String)
+    /// A slot opened but the file's authenticator (keyed with the data key) does not match: the
+    /// file was edited, or slots were copied in from another file. The database file was not touched.
+    case slotFileTampered(path: String)
+    /// `<db>.scm-keys` belongs to another database (its identity does not match the database's
+    /// header). The database file was not touched.
+    case slotFileMismatch(path: String, database: String)
+    /// The call needs a key-slot database, and this one is keyed with a password or raw key.
+    case notKeySlotDatabase(path: String)
+    /// The call needs a plain password database, and this one uses key slots (or has a
+    /// `<db>.scm-keys` beside it).
+    case keySlotDatabase(path: String)
+    /// Removing this slot would leave no way to unlock the database.
+    case lastSlot(id: Int)
+    /// No slot has this id.
+    case slotNotFound(id: Int)
+    /// Argon2id parameters below ``Argon2Parameters/minimum`` without
+    /// ``KeySlotOptions/allowsWeakKeyDerivation``.
+    case weakKeyDerivation(Argon2Parameters, minimum: Argon2Parameters)
+    /// Argon2id parameters libsodium refuses or above ``Argon2Parameters/maximum``.
+    case invalidKeyDerivation(Argon2Parameters)
+    /// A recovery key that is not in the written form (8 groups of 5 letters and digits) or whose
+    /// check characters do not match: a typing mistake.
+    case invalidRecoveryKey(reason: String)
+
+    public var description: String {
+        switch self {
+        case .slotFileMissing(let path, let database):
+            return "\(database) uses key slots, but its key-slot file \(path) is missing. The database was not touched. "
+                + "Restore \(path) from your backup and put it next to the database; without it no password or "
+                + "recovery key can open the database."
+        case .slotFileDamaged(let path, let reason):
+            return "The key-slot file \(path) is damaged (\(reason)). The database was not touched. Restore the file "
+                + "from your backup next to the database, then open with a password or the recovery key."
+        case .slotFileTampered(let path):
+            return "The key-slot file \(path) was edited or mixed with another file's slots (its authenticator does not "
+                + "match). The database was not touched. Restore the file from your backup next to the database, then "
+                + "open with a password or the recovery key."
+        case .slotFileMismatch(let path, let database):
+            return "The key-slot file \(path) belongs to another database than \(database). The database was not "
+                + "touched. Put the database's own key-slot file (from your backup) next to it."
+        case .notKeySlotDatabase(let path):
+            return "\(path) does not use key slots. Convert it first (convertToKeySlots, or `cipherdb keys convert`)."
+        case .keySlotDatabase(let path):
+            return "\(path) uses key slots: change a password with changePassword(from:to:), the data key with "
+                + "rotateDataKey(), or convert back with convertToPassword(_:) first."
+        case .lastSlot(let id):
+            return "Slot \(id) is the only way left to unlock the database; it was not removed. Add another password "
+                + "or a recovery key first."
+        case .slotNotFound(let id):
+            return "There is no key slot \(id). List the slots to see their ids."
+        case .weakKeyDerivation(let parameters, let minimum):
+            return "\(parameters) is below the floor of \(minimum). Use stronger parameters "
+                + "(or KeySlotOptions.allowsWeakKeyDerivation, for tests only)."
+        case .invalidKeyDerivation(let parameters):
+            return "\(parameters) is outside the accepted range (at most \(Argon2Parameters.maximum)). Use other parameters."
+        case .invalidRecoveryKey(let reason):
+            return "This is not a valid recovery key: \(reason). Type it again exactly as written (8 groups of 5)."
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+// MARK: - KeySlotStore
+
+/// The key-slot files of one database: `<db>.scm-keys` (the slots) and, while a transition
+/// runs (creation, data-key rotation, conversion either way), `<db>.scm-keys.next` (the slots
+/// as they will be). Every write is atomic and durable (``FileSystem/replaceDurably(_:with:)``).
+struct KeySlotStore {
+    static let suffix = ".scm-keys"
+    static let nextSuffix = ".next"
+
+    /// The real database file (symbolic links resolved, as for SQLite's own sidecars).
+    let database: String
+
+    init(databasePath: String) {
+        database = FileSystem.resolvedPath(databasePath)
+    }
+
+    var path: String { database + Self.suffix }
+    var nextPath: String { path + Self.nextSuffix }
+
+    /// `true` when the database file's salt starts with the key-slot marker.
+    var databaseHasKeySlotSalt: Bool {
+        DatabaseFile(path: database).header(count: 8).map { $0 == KeySlotFile.saltMarker } ?? false
+    }
+
+    /// The database file's 16-byte salt, `nil` when it has none.
+    var databaseSalt: [UInt8]? { DatabaseFile(path: database).header(count: 16).flatMap { $0.count == 16 ? $0 : nil } }
+
+    var hasCurrent: Bool { FileSystem.size(of: path) != nil }
+    var hasNext: Bool { FileSystem.size(of: nextPath) != nil }
+
+    // MARK: - Reading
+
+    /// `<db>.scm-keys`, `nil` when it is not there.
+    func readCurrent() throws -> KeySlotFile? { try read(path) }
+
+    /// `<db>.scm-keys.next`, `nil` when it is not there.
+    func readNext() throws -> KeySlotFile? { try read(nextPath) }
+
+    private func read(_ file: String) throws -> KeySlotFile? {
+        guard FileSystem.size(of: file) != nil else { return nil }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw DatabaseManagerError.permissionDenied(path: file, underlying: nil)
+        }
+        return try KeySlotFile.decode(data, path: file)
+    }
+
+    /// Throws ``KeySlotError/slotFileMismatch(path:database:)`` unless the database's salt is the one
+    /// this file names.
+    func checkBinding(_ file: KeySlotFile, at slotPath: String) throws {
+        guard let salt = databaseSalt, salt == file.databaseSalt else {
+            throw KeySlotError.slotFileMismatch(path: slotPath, database: database)
+        }
+    }
+
+    // MARK: - Writing
+
+    func writeCurrent(_ file: KeySlotFile) throws { try FileSystem.replaceDurably(path, with: file.encoded()) }
+
+    func writeNext(_ file: KeySlotFile) throws { try FileSystem.replaceDurably(nextPath, with: file.encoded()) }
+
+    /// Makes `.next` the slot file (`rename`, folder flushed).
+    func installNext() throws {
+        try FileSystem.rename(nextPath, to: path)
+        try FileSystem.sync(DatabaseFile(path: database).directory)
+    }
+
+    /// Removes `.next` (and a half-written copy of it), folder flushed.
+    func removeNext() throws {
+        try FileSystem.remove(nextPath + ".tmp")
+        try FileSystem.remove(nextPath)
+        try FileSystem.sync(DatabaseFile(path: database).directory)
+    }
+
+    /// Removes the slot file (after a conversion back to a password), folder flushed.
+    func removeCurrent() throws {
+        try FileSystem.remove(path + ".tmp")
+        try FileSystem.remove(path)
+        try FileSystem.sync(DatabaseFile(path: database).directory)
+    }
+
+    /// An exclusive lock on the slot files (`<db>.scm-keys.scm-lock`, ``OperationLock``), held by
+    /// every change and by the completion of an interrupted transition.
+    func lock() throws -> OperationLock {
+        guard let lock = try OperationLock.acquire(for: path) else {
+            throw DatabaseManagerError.operationInProgress(path: database)
+        }
+        return lock
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+@Suite("Key slots: create, open, change, add, remove, list")
+struct KeySlotTests {
+    @Test("a key-slot database opens with its password through open(password:), marked in its header")
+    func createAndOpen() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        manager.close()
+        #expect(FileManager.default.fileExists(atPath: dir.slotFile().path))
+        #expect(!FileManager.default.fileExists(atPath: dir.slotFile().path + ".next"))
+        #expect(Array(Fixture.bytes(dir.file()).prefix(8)) == Array("SCM-KEYS".utf8))
+        #expect(itemCount(in: dir, password: "secret") == "3")
+        #expect(itemCount(in: dir, password: "wrong") == "incorrectPasswordOrSettings")
+        #expect(dir.keySlotManager().usesKeySlots)
+        #expect(try dir.keySlotManager().keySlots().map(\.kind) == [.password])
+    }
+
+    @Test("changePassword reseals one slot: the database file's bytes do not change")
+    func changePasswordTouchesNoPage() throws {
+        let dir = TemporaryDirectory()
+        try dir.createdKeySlotManager().close()
+        let before = Fixture.bytes(dir.file())
+        let manager = dir.keySlotManager()
+        try manager.changePassword(from: "secret", to: "fresh")
+        #expect(Fixture.bytes(dir.file()) == before)
+        #expect(itemCount(in: dir, password: "fresh") == "3")
+        #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.changePassword(from: "secret", to: "other") } == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.changePassword(from: "fresh", to: "  ") } == "invalidPassword")
+    }
+
+    @Test("added passwords open; a removed one no longer does; the last slot is never removed")
+    func addAndRemove() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let added = try manager.addPassword("second", label: "laptop")
+        #expect(added.label == "laptop" && added.kind == .password)
+        #expect(itemCount(in: dir, password: "second") == "3")
+        try manager.removePassword("secret")
+        #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
+        #expect(itemCount(in: dir, password: "second") == "3")
+        #expect(thrownKeySlotCase { try manager.removeKeySlot(id: added.id) } == "lastSlot")
+        #expect(thrownKeySlotCase { try manager.removeKeySlot(id: 99) } == "slotNotFound")
+        let slots = try manager.keySlots()
+        #expect(slots.map(\.id) == [added.id])
+        #expect(slots[0].description.contains("laptop"))
+    }
+
+    @Test("a recovery key opens through open(recoveryKey:) and where a password is asked; a typo is named")
+    func recoveryKey() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let key = try manager.addRecoveryKey()
+        manager.close()
+        #expect(key.text.split(separator: "-").map(\.count) == Array(repeating: 5, count: 8))
+        #expect(!key.description.contains(key.text))
+        #expect(itemCount(in: dir, password: key.text) == "3")
+        let typed = key.text.lowercased().replacingOccurrences(of: "-", with: " ")
+        let reopened = dir.keySlotManager()
+        try reopened.open(recoveryKey: typed)
+        reopened.close()
+        var mistyped = Array(key.text)
+        mistyped[3] = mistyped[3] == "A" ? "B" : "A"
+        #expect(thrownKeySlotCase { try reopened.open(recoveryKey: String(mistyped)) } == "invalidRecoveryKey")
+        #expect(thrownKeySlotCase { try reopened.open(recoveryKey: "ABCDE-U") } == "invalidRecoveryKey")
+    }
+
+    @Test("a raw-key slot opens with open(rawKey:); the exported data key opens too")
+    func rawKeySlot() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let storeKey = Data((0..<32).map { UInt8($0) })
+        try manager.addRawKeySlot(storeKey, label: "keychain")
+        #expect(thrownCase { try manager.addRawKeySlot(Data(count: 16)) } == "invalidKeyLength")
+        manager.close()
+        try manager.open(rawKey: storeKey)
+        manager.close()
+        let dataKey = try manager.exportDataKey(password: "secret")
+        #expect(dataKey.count == 32)
+        try manager.open(rawKey: dataKey)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
+        manager.close()
+        #expect(thrownCase { try manager.open(rawKey: Data(repeating: 7, count: 32)) } == "incorrectPasswordOrSettings")
+    }
+
+    @Test("rekey(to:) and create-style conversions are refused on a key-slot database")
+    func plainRekeyRefused() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        #expect(thrownKeySlotCase { try manager.rekey(to: "other") } == "keySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.rekey(toRawKey: Data(count: 32)) } == "keySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.convertToKeySlots(password: "secret") } == "keySlotDatabase")
+        manager.close()
+        #expect(thrownCase { try dir.keySlotManager().createWithKeySlots(password: "x") } == "fileAlreadyExists")
+        #expect(itemCount(in: dir, password: "secret") == "3")
+    }
+
+    @Test("a password database is not a key-slot database")
+    func notKeySlot() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE item(id INTEGER PRIMARY KEY)")
+        #expect(!manager.usesKeySlots)
+        #expect(thrownKeySlotCase { _ = try manager.keySlots() } == "notKeySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.addPassword("more") } == "notKeySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.changePassword(from: "secret", to: "x") } == "notKeySlotDatabase")
+    }
+}

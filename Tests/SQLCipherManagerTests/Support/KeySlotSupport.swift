@@ -1,0 +1,56 @@
+import Foundation
+@testable import SQLCipherManager
+
+extension KeySlotOptions {
+    /// The tests' cheap Argon2id (1 pass over 1 MiB), below ``Argon2Parameters/minimum``: opted in.
+    static let fast = KeySlotOptions(parameters: Argon2Parameters(opsLimit: 1, memoryKiB: 1024), allowsWeakKeyDerivation: true)
+}
+
+extension TemporaryDirectory {
+    /// A manager with the tests' fast PBKDF2 and Argon2id.
+    func keySlotManager(_ name: String = "test.db") -> DatabaseManager {
+        manager(name) { $0.keySlots = .fast }
+    }
+
+    /// A key-slot database (password "secret" unless told) with a table of `rows` marker rows, open.
+    func createdKeySlotManager(_ name: String = "test.db", password: String = "secret", rows: Int = 3) throws -> DatabaseManager {
+        let manager = keySlotManager(name)
+        try manager.createWithKeySlots(password: password)
+        try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
+        try manager.transaction { db in
+            for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
+        }
+        return manager
+    }
+
+    /// The slot file's path for a database in this folder.
+    func slotFile(_ name: String = "test.db") -> URL { file(name + ".scm-keys") }
+}
+
+/// The number of rows in `item`, opening a fresh manager with `password`; the error's case name when it fails.
+func itemCount(in dir: TemporaryDirectory, password: String, name: String = "test.db") -> String {
+    let manager = dir.keySlotManager(name)
+    defer { manager.close() }
+    do {
+        try manager.open(password: password)
+        return "\(try manager.scalar(Int.self, "SELECT count(*) FROM item") ?? -1)"
+    } catch let error as KeySlotError {
+        return error.caseName
+    } catch {
+        return outcomeName(error)
+    }
+}
+
+extension KeySlotError {
+    /// The case name, for assertions.
+    var caseName: String { Mirror(reflecting: self).children.first?.label ?? "\(self)" }
+}
+
+/// The KeySlotError or DatabaseManagerError case name `body` threw, "none" when it did not throw.
+func thrownKeySlotCase(_ body: () throws -> Void) -> String {
+    switch thrownError(body) {
+    case nil: "none"
+    case let error as KeySlotError: error.caseName
+    case let error?: outcomeName(error)
+    }
+}

@@ -19,10 +19,10 @@ struct KeySlotRotationTests {
         let newKey = try manager.exportDataKey(password: "second")
         #expect(newKey != oldKey)
         for secret in ["secret", "second", recovery.text] { #expect(itemCount(in: dir, password: secret) == "201") }
-        #expect(thrownCase { try manager.open(rawKey: oldKey) } == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.open(rawKey: oldKey) } == "incorrectKeyOrSettings")
         let current = Fixture.bytes(dir.slotFile())
         try oldSlots.write(to: dir.slotFile())
-        #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
+        #expect(itemCount(in: dir, password: "secret") == "incorrectKeyOrSettings")
         try current.write(to: dir.slotFile())
         #expect(!FileManager.default.fileExists(atPath: dir.slotFile().path + ".next"))
     }

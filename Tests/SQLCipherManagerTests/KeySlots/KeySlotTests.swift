@@ -83,7 +83,7 @@ struct KeySlotTests {
         try manager.open(rawKey: dataKey)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
         manager.close()
-        #expect(thrownCase { try manager.open(rawKey: Data(repeating: 7, count: 32)) } == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.open(rawKey: Data(repeating: 7, count: 32)) } == "incorrectKeyOrSettings")
     }
 
     @Test("rekey(to:) and create-style conversions are refused on a key-slot database")

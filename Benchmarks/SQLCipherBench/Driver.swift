@@ -69,6 +69,7 @@ final class Driver {
             case .insert, .insertPrepared: continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+            case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
                  .openLiveWAL, .openAfterCrash:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)

@@ -15,6 +15,8 @@ struct Job: Hashable, Sendable {
         case openAfterCrash = "open-after-crash"
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
         case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
+        /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
+        case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
     }
 
     enum Implementation: String, Sendable {

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [api, migration, settings, diagnosis, sidecars] }
+    var sections: [Section] { [api, migration, settings, diagnosis, sidecars, keySlots] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {

@@ -61,6 +61,8 @@ struct Plan {
     let lookupCount: Int
     let migrationSizes: [Int]
     let rekeyRows: Int
+    /// The key-slot section's database size in MiB (a 1 GiB file in the full run).
+    let keySlotMegabytes: Int
 
     init(quick: Bool) {
         sizes = quick ? [300] : [10_000, 50_000, 100_000]
@@ -68,6 +70,7 @@ struct Plan {
         lookupCount = quick ? 100 : 10_000
         migrationSizes = sizes
         rekeyRows = quick ? 300 : 100_000
+        keySlotMegabytes = quick ? 4 : 1024
     }
 
     static func label(_ rows: Int) -> String { rows >= 1000 && rows % 1000 == 0 ? "\(rows / 1000)k" : "\(rows)" }

@@ -32,6 +32,7 @@ struct SwiftWorkloads {
         case .openAfterCrash: return try openAfterCrash()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
+        case .slotChange, .slotRekey, .slotOpen: return try keySlots()
         }
     }
 

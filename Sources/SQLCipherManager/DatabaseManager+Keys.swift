@@ -15,13 +15,16 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when the key does not
     ///   decrypt the file (left untouched), and the other errors of ``open(password:)``.
     public func open(key: DatabaseKey) throws {
-        try locked { try openFlow(key: key.sqlcipherKey, creating: false) }
+        try locked { try openFlow(key: keySlotKey(for: key, path: requirePath()) ?? key.sqlcipherKey, creating: false) }
     }
 
     /// Changes the open database's key to `key` (crash-safe export, `ATTACH … KEY ?`); otherwise
     /// as ``rekey(to:options:progress:)``.
     public func rekey(toKey key: DatabaseKey, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try locked { try rekeyFlow(key: key.sqlcipherKey, options: options, progress: progress) }
+        try locked {
+            try refuseKeySlotRekey()
+            try rekeyFlow(key: key.sqlcipherKey, options: options, progress: progress)
+        }
     }
 
     /// Encrypts a plaintext SQLite database with `key`, in place or into `destination`

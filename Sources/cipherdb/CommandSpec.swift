@@ -30,7 +30,7 @@ struct CommandSpec: Sendable {
         CommandSpec(name: "verify", arguments: ["DB"], options: unlocking,
                     summary: "check the password, then every page (PRAGMA integrity_check)",
                     run: VerifyCommand.run),
-    ] + MigrationCommands.specs
+    ] + MigrationCommands.specs + KeyCommands.specs
 
     static func named(_ name: String) -> CommandSpec? {
         all.first { $0.name == name }

@@ -64,6 +64,8 @@ struct Failure: Error {
             self.init(.wrongPassword, mismatch.message)
         case let error as DatabaseManagerError:
             self.init(ExitCode(error), OperatorMessage.text(for: error))
+        case let error as KeySlotError:
+            self = KeyCommands.operatorFailure(error)
         case let error as SQLiteError:
             self.init(.failure, "\(error). Fix the SQL and run it again.")
         default:

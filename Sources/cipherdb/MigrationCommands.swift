@@ -90,7 +90,7 @@ enum MigrationCommands {
     }
 
     /// Runs `body` with a progress callback drawing on stderr (when it is a terminal).
-    private static func withProgress(_ label: String, _ body: (@escaping (Double) -> Void) throws -> Void) throws {
+    static func withProgress(_ label: String, _ body: (@escaping (Double) -> Void) throws -> Void) throws {
         let line = ProgressLine(label)
         defer { line.finish() }
         try body(line.update)

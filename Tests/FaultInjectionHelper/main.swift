@@ -10,7 +10,8 @@ import SQLCipherManager
 //          hang-in-transaction (commits 100 rows of `extra`, then spills a 2,000-row
 //          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
-//          <folder>/marker, keeps the database open until <folder>/release exists)
+//          <folder>/marker, keeps the database open until <folder>/release exists),
+//          slots-* (KeySlotFlows.swift)
 //
 // ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
 // LedgerWriter.swift).
@@ -94,6 +95,7 @@ do {
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }
         }
+    case let keySlotFlow where keySlotFlow.hasPrefix("slots-"): try runKeySlotFlow(keySlotFlow, database: database, configuration: configuration, ready: ready)
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

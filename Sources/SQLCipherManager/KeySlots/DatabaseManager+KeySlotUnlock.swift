@@ -13,6 +13,7 @@ extension DatabaseManager {
     func keySlotKey(_ secrets: [UnlockSecret], path: String, fallsBack: Bool) throws -> SecretBytes? {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
         let store = KeySlotStore(databasePath: path)
+        store.removeLeftovers()
         guard store.hasCurrent || store.hasNext else {
             if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
             return nil

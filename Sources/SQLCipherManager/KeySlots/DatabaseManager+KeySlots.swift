@@ -89,9 +89,7 @@ extension DatabaseManager {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
             let argon2 = try configuration.keySlots.parametersForNewSlot()
-            return try changeSlots { file, dataKey in
-                try file.addSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2, dataKey: dataKey).info
-            }
+            return try addSecretSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2)
         }
     }
 
@@ -102,9 +100,7 @@ extension DatabaseManager {
     public func addRecoveryKey(label: String = "recovery key") throws -> RecoveryKey {
         try lockedKeySlots {
             let secret = Sodium.random(RecoveryKey.randomLength)
-            let slot = try changeSlots { file, dataKey in
-                try file.addSlot(.recovery(secret), label: label, argon2: nil, dataKey: dataKey).info
-            }
+            let slot = try addSecretSlot(.recovery(secret), label: label)
             return RecoveryKey(slotID: slot.id, text: RecoveryKey.text(for: secret))
         }
     }
@@ -118,9 +114,7 @@ extension DatabaseManager {
     public func addRawKeySlot(_ rawKey: Data, label: String = "key store") throws -> KeySlot {
         try lockedKeySlots {
             guard rawKey.count == Sodium.keyLength else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
-            return try changeSlots { file, dataKey in
-                try file.addSlot(.rawKey(SecretBytes(rawKey)), label: label, argon2: nil, dataKey: dataKey).info
-            }
+            return try addSecretSlot(.rawKey(SecretBytes(rawKey)), label: label)
         }
     }
 
@@ -197,6 +191,11 @@ extension DatabaseManager {
     }
 
     // MARK: - Changing the slot file
+
+    /// Adds a slot for `secret` to the open database's slot file.
+    func addSecretSlot(_ secret: UnlockSecret, label: String, argon2: Argon2Parameters? = nil) throws -> KeySlot {
+        try changeSlots { file, dataKey in try file.addSlot(secret, label: label, argon2: argon2, dataKey: dataKey).info }
+    }
 
     /// Under the slot lock, with the open database's data key: reads and authenticates the
     /// slot file, lets `body` change it, then writes it back, authenticated, atomically and durably.

@@ -4,9 +4,9 @@ import Foundation
 
 /// How password slots are made and which ones are accepted: part of ``DatabaseConfiguration``.
 ///
-/// A new password slot is calibrated: one Argon2id pass over ``memoryKiB`` is timed, and the
-/// number of passes is chosen so that an unlock takes about ``targetUnlockTime`` (never fewer
-/// than ``Argon2Parameters/minimum``'s). Not a pragma: key slots live in `<db>.scm-keys`.
+/// A new password slot is calibrated: Argon2id over ``memoryKiB`` is timed with one and with
+/// two passes, and the number of passes is chosen so that an unlock takes about
+/// ``targetUnlockTime`` (never fewer than ``Argon2Parameters/minimum``'s). Not a pragma: key slots live in `<db>.scm-keys`.
 public struct KeySlotOptions: Sendable, Hashable {
     /// The time one password check should take on this machine, in seconds (default 0.25 s:
     /// a password change, which checks the old password and derives the new one, stays under
@@ -47,6 +47,14 @@ public struct KeySlotOptions: Sendable, Hashable {
         }
     }
 
+    /// Seconds for one Argon2id of a random password at this cost.
+    private static func timeArgon2id(opsLimit: Int, memoryKiB: Int) throws -> Double {
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try Sodium.argon2id(
+            password: Sodium.random(16), salt: Sodium.randomData(Sodium.saltLength), opsLimit: opsLimit, memoryKiB: memoryKiB)
+        return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    }
+
     /// The parameters for a new password slot: ``parameters``, or calibrated to ``targetUnlockTime``.
     func parametersForNewSlot() throws -> Argon2Parameters {
         if let parameters {
@@ -58,14 +66,14 @@ public struct KeySlotOptions: Sendable, Hashable {
                 name: "targetUnlockTime", reason: "\(targetUnlockTime) s is outside \(Self.targetUnlockTimes)")
         }
         let floor = allowsWeakKeyDerivation ? Sodium.argon2idMinimum.opsLimit : Argon2Parameters.minimum.opsLimit
-        let probe = Argon2Parameters(opsLimit: 1, memoryKiB: memoryKiB)
         try check(Argon2Parameters(opsLimit: floor, memoryKiB: memoryKiB))
-        let started = DispatchTime.now().uptimeNanoseconds
-        _ = try Sodium.argon2id(
-            password: Sodium.random(16), salt: Sodium.randomData(Sodium.saltLength),
-            opsLimit: probe.opsLimit, memoryKiB: probe.memoryKiB)
-        let onePass = max(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, 1e-6)
-        let passes = min(max(Int(targetUnlockTime / onePass), floor), Argon2Parameters.maximum.opsLimit)
+        // One pass and two passes: their difference is a pass, the rest is the fixed cost of
+        // allocating and touching the memory.
+        let one = try Self.timeArgon2id(opsLimit: 1, memoryKiB: memoryKiB)
+        let two = try Self.timeArgon2id(opsLimit: 2, memoryKiB: memoryKiB)
+        let pass = max(two - one, 1e-6)
+        let fixed = max(one - pass, 0)
+        let passes = min(max(Int((targetUnlockTime - fixed) / pass), floor), Argon2Parameters.maximum.opsLimit)
         return Argon2Parameters(opsLimit: passes, memoryKiB: memoryKiB)
     }
 }

@@ -20,12 +20,15 @@ struct KeySlotStore {
     var nextPath: String { path + Self.nextSuffix }
 
     /// `true` when the database file's salt starts with the key-slot marker.
-    var databaseHasKeySlotSalt: Bool {
-        DatabaseFile(path: database).header(count: 8).map { $0 == KeySlotFile.saltMarker } ?? false
-    }
+    var databaseHasKeySlotSalt: Bool { databaseSalt.map { Array($0.prefix(8)) == KeySlotFile.saltMarker } ?? false }
 
-    /// The database file's 16-byte salt, `nil` when it has none.
-    var databaseSalt: [UInt8]? { DatabaseFile(path: database).header(count: 16).flatMap { $0.count == 16 ? $0 : nil } }
+    /// The database file's 16-byte salt, `nil` when it has none or is not a regular file that
+    /// could be a database (a pipe is never opened: that would block).
+    var databaseSalt: [UInt8]? {
+        let file = DatabaseFile(path: database)
+        guard case .opaque = file.kind() else { return nil }
+        return file.header(count: 16).flatMap { $0.count == 16 ? $0 : nil }
+    }
 
     var hasCurrent: Bool { FileSystem.size(of: path) != nil }
     var hasNext: Bool { FileSystem.size(of: nextPath) != nil }
@@ -78,6 +81,17 @@ struct KeySlotStore {
         try FileSystem.remove(path + ".tmp")
         try FileSystem.remove(path)
         try FileSystem.sync(DatabaseFile(path: database).directory)
+    }
+
+    /// After a crash: removes a half-written `.tmp` of either file and the stale lock file,
+    /// unless another process or manager is changing the slots right now (it holds the lock).
+    func removeLeftovers() {
+        let traces = [path + ".tmp", nextPath + ".tmp", path + OperationLock.suffix]
+        guard traces.contains(where: { FileSystem.size(of: $0) != nil }),
+              let lock = try? OperationLock.acquire(for: path) else { return }
+        defer { lock.release() }
+        try? FileSystem.remove(path + ".tmp")
+        try? FileSystem.remove(nextPath + ".tmp")
     }
 
     /// An exclusive lock on the slot files (`<db>.scm-keys.scm-lock`, ``OperationLock``), held by

@@ -108,3 +108,24 @@ struct KeySlotTests {
         #expect(thrownKeySlotCase { try manager.changePassword(from: "secret", to: "x") } == "notKeySlotDatabase")
     }
 }
+
+@Suite("Key slots: a KeyStore's key as a slot")
+struct KeySlotKeyStoreTests {
+    @Test("a key from a FileKeyStore opens the database through its slot, passwords still do")
+    func keyStoreSlot() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let keys = FileKeyStore(folder: dir.file("keys"))
+        let key = try DatabaseKey.generate()
+        try keys.storeKey(key, identifier: "vault")
+        let slot = try manager.addKeySlot(for: key, label: "file key store")
+        #expect(slot.kind == .rawKey)
+        manager.close()
+        let loaded = try #require(try keys.loadKey(identifier: "vault"))
+        try manager.open(key: loaded)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
+        #expect(thrownKeySlotCase { try manager.rekey(toKey: loaded) } == "keySlotDatabase")
+        manager.close()
+        #expect(itemCount(in: dir, password: "secret") == "3")
+    }
+}

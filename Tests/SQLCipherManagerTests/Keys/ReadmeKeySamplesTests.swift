@@ -56,10 +56,10 @@ struct ReadmeKeySamplesTests {
         #expect(!manager.isOpen)
     }
 
-    /// The lines between `// README begin` and `// README end` in this file, de-indented by
+    /// The lines between `// README begin` and `// README end` in the calling file, de-indented by
     /// eight spaces, each block closed with the `}` the README shows.
-    static func samples() throws -> [String] {
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+    static func samples(in file: String = #filePath) throws -> [String] {
+        let source = try String(contentsOfFile: file, encoding: .utf8)
         return source.components(separatedBy: "// README begin\n").dropFirst().map { chunk in
             let body = chunk.components(separatedBy: "        // README end")[0]
             return body.split(separator: "\n", omittingEmptySubsequences: false).map { line in

@@ -1,0 +1,114 @@
+import Foundation
+import SQLCipherManager
+import TerminalIO
+
+// MARK: - keys, export-key
+
+/// Key slots (`<db>.scm-keys`): several passwords, a recovery key, a password change that
+/// re-encrypts nothing, a data-key rotation that re-encrypts everything; and the raw data key
+/// for other SQLCipher tools.
+enum KeyCommands {
+    static let actions = ["list", "create", "convert", "change-password", "add-password", "remove-password", "add-recovery", "rotate"]
+
+    static let specs: [CommandSpec] = [
+        CommandSpec(name: "keys", arguments: ["DB", "ACTION", "[SLOT]"],
+                    options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile],
+                    summary: "key slots: list | create | convert | change-password | add-password | remove-password SLOT | "
+                        + "add-recovery | rotate (stdin: the password, then the new one)",
+                    run: keys),
+        CommandSpec(name: "export-key", arguments: ["DB"], options: CommandSpec.unlocking,
+                    summary: "after the password, print the key-slot database's raw key for the sqlcipher shell (PRAGMA key)",
+                    run: exportKey),
+    ]
+
+    static func keys(_ invocation: Invocation) throws {
+        let action = invocation.arguments[1]
+        guard actions.contains(action) else {
+            throw Failure.usage("Unknown keys action \(action); use one of \(actions.joined(separator: ", ")).")
+        }
+        guard action == "remove-password" || invocation.arguments.count == 2 else {
+            throw Failure.usage("Only `keys DB remove-password SLOT` takes a slot number.")
+        }
+        do {
+            try run(action, invocation)
+        } catch let error as KeySlotError {
+            throw operatorFailure(error)
+        }
+    }
+
+    private static func run(_ action: String, _ invocation: Invocation) throws {
+        let passwords = Passwords(invocation: invocation)
+        switch action {
+        case "list":
+            for slot in try Session.manager(for: invocation).keySlots() { Console.say(slot.description) }
+        case "create":
+            let manager = Session.manager(for: invocation)
+            try manager.createWithKeySlots(password: try passwords.forNewDatabase())
+            manager.close()
+            Console.say("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
+        case "change-password":
+            let manager = Session.manager(for: invocation)
+            if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
+            try manager.changePassword(from: try passwords.current(), to: try passwords.replacement())
+            Console.say("Changed the password of \(invocation.path) (one key slot; no page re-encrypted).")
+        case "convert":
+            let password = try passwords.current()
+            try Session.withOpenDatabase(invocation, password: password) { manager in
+                try MigrationCommands.withProgress("Re-encrypting") { try manager.convertToKeySlots(password: password, progress: $0) }
+            }
+            Console.say("Converted \(invocation.path) to key slots; back up \(invocation.path).scm-keys with it.")
+        default:
+            try Session.withOpenDatabase(invocation) { manager in try change(action, manager, invocation, passwords) }
+        }
+    }
+
+    /// The actions that need the database open.
+    private static func change(_ action: String, _ manager: DatabaseManager, _ invocation: Invocation, _ passwords: Passwords) throws {
+        switch action {
+        case "add-password":
+            let slot = try manager.addPassword(try passwords.replacement())
+            Console.say("Added \(slot).")
+        case "remove-password":
+            guard invocation.arguments.count == 3, let id = Int(invocation.arguments[2]) else {
+                throw Failure.usage("remove-password needs the slot number (see `cipherdb keys DB list`).")
+            }
+            try manager.removeKeySlot(id: id)
+            Console.say("Removed key slot \(id). A copy of the old key-slot file still opens the database with it "
+                + "until `cipherdb keys DB rotate`.")
+        case "add-recovery":
+            let key = try manager.addRecoveryKey()
+            Console.say("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
+            Console.say(key.text)
+        default:
+            try MigrationCommands.withProgress("Re-encrypting") { try manager.rotateDataKey(progress: $0) }
+            Console.say("Re-encrypted \(invocation.path) with a new data key; every key slot was kept.")
+        }
+    }
+
+    static func exportKey(_ invocation: Invocation) throws {
+        if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
+        let manager = Session.manager(for: invocation)
+        do {
+            let key = try manager.exportDataKey(password: try Passwords(invocation: invocation).current())
+            let hex = key.map { String(format: "%02x", $0) }.joined()
+            Console.say("PRAGMA key = \"x'\(hex)'\";")
+        } catch let error as KeySlotError {
+            throw operatorFailure(error)
+        }
+    }
+
+    /// A key-slot error in an operator's words (commands, not library calls).
+    static func operatorFailure(_ error: KeySlotError) -> Failure {
+        switch error {
+        case .notKeySlotDatabase(let path):
+            return Failure(.wrongKind, "\(path) does not use key slots. Convert it first: `cipherdb keys \(path) convert`.")
+        case .keySlotDatabase(let path):
+            return Failure(.wrongKind, "\(path) uses key slots: change a password with `cipherdb keys \(path) change-password`, "
+                + "the data key with `cipherdb keys \(path) rotate`.")
+        case .slotNotFound, .lastSlot, .invalidRecoveryKey, .weakKeyDerivation, .invalidKeyDerivation:
+            return Failure(.usage, "\(error)")
+        case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch:
+            return Failure(.notADatabase, "\(error)")
+        }
+    }
+}

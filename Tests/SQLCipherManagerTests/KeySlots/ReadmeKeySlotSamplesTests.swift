@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// The README's "Key slots" sample, compiled and run here; the test fails when the README's
+/// code block and this body differ.
+@Suite("README: Key slots")
+struct ReadmeKeySlotSamplesTests {
+    @Test func theSampleRunsAndMatchesTheREADME() throws {
+        let dir = TemporaryDirectory()
+        try keySlotSample(folder: dir.url)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for sample in try ReadmeKeySamplesTests.samples() {
+            #expect(readme.contains(sample), "README lacks:\n\(sample)")
+        }
+    }
+
+    private func keySlotSample(folder: URL) throws {
+        // README begin
+        let manager = DatabaseManager(url: folder.appendingPathComponent("vault.db"))
+        try manager.createWithKeySlots(password: "first password")
+        try manager.addPassword("second password", label: "laptop")
+        let recovery = try manager.addRecoveryKey()
+        print("Write this down: \(recovery.text)")
+        manager.close()
+
+        try manager.changePassword(from: "first password", to: "new password")
+        try manager.open(password: "new password")
+        for slot in try manager.keySlots() { print(slot) }
+        // README end
+        #expect(try manager.keySlots().map(\.kind) == [.password, .password, .recovery])
+        manager.close()
+        try manager.open(password: recovery.text)
+        manager.close()
+    }
+}

@@ -23,6 +23,14 @@ public struct DatabaseConfiguration: Sendable {
     /// How password key slots are made and which Argon2id costs are accepted (key-slot
     /// databases only: ``DatabaseManager/createWithKeySlots(password:label:)``).
     public var keySlots = KeySlotOptions()
+    /// The journal mode set on every create and open (`PRAGMA journal_mode`), or `nil` to keep
+    /// the file's own: new databases then get SQLite's rollback journal (`DELETE`). Choose
+    /// ``JournalMode/wal`` for concurrent reads (``DatabaseManager/read(_:)``): readers and the
+    /// one writer never wait for each other.
+    public var journalMode: JournalMode?
+    /// How many read-only connections ``DatabaseManager/read(_:)`` may open on a WAL database
+    /// (each keyed with the derived key, without PBKDF2). At least 1.
+    public var maximumReaderCount: Int
 
     /// Creates a configuration.
     public init(
@@ -39,6 +47,8 @@ public struct DatabaseConfiguration: Sendable {
         self.passwordPolicy = passwordPolicy
         self.checksIntegrityOnOpen = checksIntegrityOnOpen
         self.adoptsPlaintextDatabase = adoptsPlaintextDatabase
+        journalMode = nil
+        maximumReaderCount = 4
     }
 }
 
@@ -52,4 +62,17 @@ extension DatabaseConfiguration {
         guard milliseconds > 0 else { return 0 }
         return milliseconds >= Double(Int32.max) ? Int32.max : Int32(milliseconds)
     }
+}
+
+/// SQLite's journal modes (`PRAGMA journal_mode`).
+public enum JournalMode: String, Sendable, Hashable, CaseIterable {
+    /// Write-ahead log: readers and one writer run concurrently; the pool of
+    /// ``DatabaseManager/read(_:)`` is used.
+    case wal = "WAL"
+    /// Rollback journal, deleted after each transaction (SQLite's default).
+    case delete = "DELETE"
+    /// Rollback journal, truncated after each transaction.
+    case truncate = "TRUNCATE"
+    /// Rollback journal, its header zeroed after each transaction.
+    case persist = "PERSIST"
 }

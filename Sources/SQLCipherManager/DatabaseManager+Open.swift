@@ -119,9 +119,18 @@ extension DatabaseManager {
             if error.isReportable { notify { $0.databaseManager(self, didEncounterDatabaseError: error) } }
             throw error
         }
+        if let mode = configuration.journalMode {
+            do {
+                try connection.executeScript("PRAGMA journal_mode = \(mode.rawValue)")
+            } catch {
+                connection.close()
+                throw Self.diagnose(error, path: databasePath ?? "")
+            }
+        }
         database = Database(connection: connection)
         cachedKey = key
         derivedKey = derived
+        configureReaders()
         notify { creating ? $0.databaseManagerDidCreateDatabase(self) : $0.databaseManagerDidOpenDatabase(self) }
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch { closeConnection(); throw error }

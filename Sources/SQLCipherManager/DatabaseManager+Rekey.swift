@@ -106,6 +106,7 @@ extension DatabaseManager {
         reopenSiblings(siblings, key: key, derived: newDerived, cipher: newConfiguration.cipher)
         do {
             database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
+            configureReaders()
         } catch {
             let error = Self.diagnose(error, path: path)
             notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
@@ -119,5 +120,6 @@ extension DatabaseManager {
     private func reconnectIfClosed(path: String) {
         guard database == nil, let key = derivedKey?.rawKey ?? cachedKey else { return }
         database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+        configureReaders()
     }
 }

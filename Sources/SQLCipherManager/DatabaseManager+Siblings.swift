@@ -81,6 +81,7 @@ extension DatabaseManager {
             do {
                 sibling.database = Database(connection: try Self.connect(
                     path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
+                sibling.configureReaders()
                 sibling.notify { $0.databaseManagerDidRekeyDatabase(sibling) }
             } catch {
                 let error = Self.diagnose(error, path: path)
@@ -96,6 +97,7 @@ extension DatabaseManager {
             guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
             sibling.database = (try? Self.connect(
                 path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
+            sibling.configureReaders()
         }
     }
 

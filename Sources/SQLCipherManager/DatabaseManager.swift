@@ -71,6 +71,12 @@ public final class DatabaseManager: @unchecked Sendable {
     /// The raw key derived from ``cachedKey`` for the open file's salt (see
     /// `DatabaseManager+DerivedKey.swift`): further connections need no PBKDF2. Zeroed on close.
     var derivedKey: KeyDerivation.Derived?
+    /// The read-only connections of ``read(_:)`` on a WAL database; closed with the writer.
+    let readers = ReaderPool()
+    /// Where the `async` reads and writes run: threads of the manager's own, never the
+    /// cooperative pool's (`read` may wait for a connection, `write` for the lock).
+    let readQueue = DispatchQueue(label: "SQLCipherManager.read", attributes: .concurrent)
+    let writeQueue = DispatchQueue(label: "SQLCipherManager.write")
 
     /// Creates a manager for the database at `url`.
     public init(url: URL? = nil, configuration: DatabaseConfiguration = DatabaseConfiguration()) {
@@ -161,6 +167,7 @@ public final class DatabaseManager: @unchecked Sendable {
 
     /// Closes the connection but keeps the cached key, for ``reopen()``.
     func closeConnection() {
+        readers.closeAll()
         database?.connection.close()
         database = nil
     }

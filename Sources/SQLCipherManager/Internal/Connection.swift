@@ -22,7 +22,9 @@ final class Connection {
         case readOnlyImmutable
 
         var flags: Int32 {
-            let base = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_PRIVATECACHE
+            // One thread at a time uses a connection, under the manager's lock or a reader's
+            // lease: SQLite's own per-connection mutex would only add cost.
+            let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
             switch self {
             case .readWrite: return base | SQLITE_OPEN_READWRITE
             case .readWriteCreate: return base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE

@@ -62,6 +62,25 @@ import Testing
         #expect(null.code == .mismatch)
     }
 
+    @Test func rowViewsDecodeInPlaceWithTheSameErrors() throws {
+        let dir = TemporaryDirectory()
+        let manager = try notes(dir)
+        var titles: [String] = []
+        var notes: [Note] = []
+        var errors: [ResultCode?] = []
+        try manager.withDatabase { db in
+            try db.forEachRowView("SELECT id, title, body, score, tags, kind FROM note ORDER BY id") { row in
+                titles.append(try row.decode(String.self, at: 1))
+                notes.append(try row.decode(Note.self))
+                errors.append((thrownError { _ = try row.decode(Int.self, at: 1) } as? SQLiteError)?.code)
+                errors.append((thrownError { _ = try row.decode(Int.self, at: 6) } as? SQLiteError)?.code)
+            }
+        }
+        #expect(titles == ["First", "Second"])
+        #expect(notes.map(\.kind) == [.todo, .done])
+        #expect(errors == [.mismatch, .range, .mismatch, .range])
+    }
+
     // MARK: - Named parameters
 
     @Test func namedParametersBindWithEveryPrefixAndWithOrWithoutIt() throws {

@@ -13,13 +13,16 @@ protocol ColumnReader {
 extension ColumnReader {
     /// `index`, or ``SQLiteError`` `range` when the row has no such column.
     func checkedIndex(_ index: Int) throws -> Int {
-        guard columnNames.indices.contains(index) else {
-            throw SQLiteError(
-                extendedCode: .range,
-                message: "column index \(index) is out of range: the row has \(columnNames.count) column"
-                    + (columnNames.count == 1 ? "" : "s") + " (\(columnNames.joined(separator: ", ")))")
-        }
+        guard columnNames.indices.contains(index) else { throw cannotFind(index) }
         return index
+    }
+
+    /// The `range` error for a column index the row does not have.
+    func cannotFind(_ index: Int) -> SQLiteError {
+        SQLiteError(
+            extendedCode: .range,
+            message: "column index \(index) is out of range: the row has \(columnNames.count) column"
+                + (columnNames.count == 1 ? "" : "s") + " (\(columnNames.joined(separator: ", ")))")
     }
 
     /// The index of the first column named `name`, or ``SQLiteError`` `range`.

@@ -8,7 +8,8 @@ extension SwiftWorkloads {
     /// Argon2id check of the old password, one calibration, one derivation of the new one, one
     /// durable slot-file write) or through the crash-safe export rekey (`rekey(to:)`), on a
     /// database of `job.rows` MiB; and an unlock through a password slot (Argon2id, then the
-    /// raw data key: no PBKDF2). The files are copied from the parent's fixtures untimed.
+    /// raw data key: no PBKDF2), freshly calibrated. The files are copied from the parent's
+    /// fixtures untimed.
     func keySlots() throws -> Measured {
         let isSlots = job.workload != .slotRekey
         let source = fixtures.keySlotFixture(megabytes: job.rows, slots: isSlots)
@@ -30,6 +31,8 @@ extension SwiftWorkloads {
                 return 0
             }
         case .slotOpen:
+            // Reseal the slot first (untimed), so its Argon2id is calibrated on this machine now.
+            try manager.changePassword(from: Fixtures.password, to: Fixtures.password)
             return try Measured.time {
                 try manager.open(password: Fixtures.password)
                 manager.close()

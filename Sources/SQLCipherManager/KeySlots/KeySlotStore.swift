@@ -41,8 +41,14 @@ struct KeySlotStore {
     /// `<db>.scm-keys.next`, `nil` when it is not there.
     func readNext() throws -> KeySlotFile? { try read(nextPath) }
 
+    /// A slot file is a few KiB; anything over this is refused before it is read.
+    static let maximumFileSize: Int64 = 1 << 20
+
     private func read(_ file: String) throws -> KeySlotFile? {
-        guard FileSystem.size(of: file) != nil else { return nil }
+        guard let size = FileSystem.size(of: file) else { return nil }
+        guard size <= Self.maximumFileSize else {
+            throw KeySlotError.slotFileDamaged(path: file, reason: "it has \(size) bytes, more than a key-slot file can hold")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw DatabaseManagerError.permissionDenied(path: file, underlying: nil)
         }

@@ -29,6 +29,7 @@ struct KeySlotFileDamageTests {
             ("missing", nil, "slotFileMissing"),
             ("truncated", original.prefix(original.count / 2), "slotFileDamaged"),
             ("empty", Data(), "slotFileDamaged"),
+            ("huge", Data(repeating: 0x20, count: 2 << 20), "slotFileDamaged"),
             ("edited, old checksum", edited, "slotFileDamaged"),
             ("edited, checksum recomputed", resummed, "slotFileTampered"),
             ("another database's", Fixture.bytes(other.slotFile()), "slotFileMismatch"),

@@ -15,6 +15,11 @@ struct Job: Hashable, Sendable {
         case openAfterCrash = "open-after-crash"
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
         case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
+        /// After an unlock, one more connection: `reopen()` (the derived key, no PBKDF2).
+        case extraConnection = "extra-connection"
+        /// One `write { INSERT }` on a WAL database while another thread's `read { }` holds a
+        /// snapshot open, and the same write with no reader.
+        case writeDuringRead = "write-during-read", writeAlone = "write-alone"
         /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
         case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
     }

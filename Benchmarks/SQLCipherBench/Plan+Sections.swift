@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [api, migration, settings, diagnosis, sidecars, keySlots] }
+    var sections: [Section] { [api, migration, settings, diagnosis, sidecars, keySlots, concurrency] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {
@@ -103,5 +103,20 @@ extension String {
     func replacingFirst(_ target: String, _ replacement: String) -> String {
         guard let range = range(of: target) else { return self }
         return replacingCharacters(in: range, with: replacement)
+    }
+}
+
+extension Plan {
+    /// `--only concurrency`: one more connection after an unlock (the derived key) against a
+    /// full open with PBKDF2 (goal: under 1 ms), and a write while a read holds a WAL snapshot
+    /// against the same write alone (goal: under 5 ms; before the reader pool it waited for the read).
+    var concurrency: Section {
+        let rows = sizes.first ?? 0
+        let extra = Comparison(name: "one more connection after unlock: reopen() vs open + unlock (KDF) + close",
+                               jobs: [Job(.extraConnection, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        let write = Comparison(name: "one write on WAL while a read holds a snapshot (\(rows <= 1000 ? "0.2" : "2") s) vs the write alone",
+                               jobs: [Job(.writeDuringRead, .swift, rows: rows), Job(.writeAlone, .swift, rows: rows)], target: nil)
+        return Section(key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
+                       labels: ["measured", "reference"], comparisons: [extra, write])
     }
 }

@@ -97,6 +97,12 @@ enum KeyCommands {
         }
     }
 
+    /// A password (or recovery key) that no slot of a key-slot database accepts.
+    static func wrongSecret(path: String) -> Failure {
+        Failure(.wrongPassword, "Incorrect password for \(path): no key slot of it accepts this password or recovery key. "
+            + "Try again; `cipherdb keys \(path) list` shows its slots.")
+    }
+
     /// A key-slot error in an operator's words (commands, not library calls).
     static func operatorFailure(_ error: KeySlotError) -> Failure {
         switch error {

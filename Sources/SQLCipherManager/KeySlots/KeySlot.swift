@@ -17,9 +17,11 @@ public struct KeySlot: Sendable, Hashable, CustomStringConvertible {
 
     /// The slot's number in its file, unique and never reused.
     public let id: Int
+    /// What unlocks it: a password, the recovery key, or a raw key.
     public let kind: Kind
     /// A name given when the slot was added (not secret).
     public let label: String
+    /// When the slot was made.
     public let created: Date
     /// A password slot's Argon2id cost; `nil` for the other kinds.
     public let keyDerivation: Argon2Parameters?

@@ -116,7 +116,7 @@ extension DatabaseManager {
             let error = Self.refineUnlockFailure(
                 Self.diagnose(error, path: databasePath ?? ""), path: databasePath ?? "", cipher: configuration.cipher,
                 rawKey: key.isRawKey)
-            if error.isReportable { notify { $0.databaseManager(self, didEncounterDatabaseError: error) } }
+            if error.isReportable { notify(.databaseError(error)) }
             throw error
         }
         if let mode = configuration.journalMode {
@@ -131,7 +131,7 @@ extension DatabaseManager {
         cachedKey = key
         derivedKey = derived
         configureReaders()
-        notify { creating ? $0.databaseManagerDidCreateDatabase(self) : $0.databaseManagerDidOpenDatabase(self) }
+        notify(creating ? .created : .opened)
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch { closeConnection(); throw error }
         }

@@ -77,7 +77,7 @@ extension DatabaseManager {
         try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
-        notify { $0.databaseManagerWillRekeyDatabase(self) }
+        notify(.willRekey)
         var siblings: [DatabaseManager] = []
         // One PBKDF2 for the whole rekey: the copy gets a fresh salt and the key derived for it;
         // the write lock's connection uses the current file's derived key.
@@ -96,7 +96,7 @@ extension DatabaseManager {
             let error = Self.diagnose(error, path: path)
             reconnectIfClosed(path: path)
             restoreSiblings(siblings)
-            notify { $0.databaseManager(self, didEncounterRekeyError: error) }
+            notify(.rekeyFailed(error))
             throw error
         }
         configuration = newConfiguration
@@ -109,10 +109,10 @@ extension DatabaseManager {
             configureReaders()
         } catch {
             let error = Self.diagnose(error, path: path)
-            notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+            notify(.databaseError(error))
             throw error
         }
-        notify { $0.databaseManagerDidRekeyDatabase(self) }
+        notify(.didRekey)
     }
 
     /// After a failed rekey that had closed the connection: opens it again with the cached (old)

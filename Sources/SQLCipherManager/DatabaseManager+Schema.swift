@@ -30,12 +30,12 @@ extension DatabaseManager {
                 guard found < target else {
                     throw DatabaseManagerError.schemaVersionTooNew(found: found, supported: target)
                 }
-                notify { $0.databaseManager(self, willMigrateSchemaFrom: found, to: target) }
+                notify(.willMigrate(from: found, to: target))
                 try runMigrator(migrator, on: db, from: found)
-                notify { $0.databaseManager(self, didMigrateSchemaFrom: found, to: target) }
+                notify(.didMigrate(from: found, to: target))
             } catch {
                 let error = Self.diagnose(error, path: databasePath ?? "")
-                notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+                notify(.databaseError(error))
                 throw error
             }
         }

@@ -82,10 +82,10 @@ extension DatabaseManager {
                 sibling.database = Database(connection: try Self.connect(
                     path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
                 sibling.configureReaders()
-                sibling.notify { $0.databaseManagerDidRekeyDatabase(sibling) }
+                sibling.notify(.didRekey)
             } catch {
                 let error = Self.diagnose(error, path: path)
-                sibling.notify { $0.databaseManager(sibling, didEncounterDatabaseError: error) }
+                sibling.notify(.databaseError(error))
             }
         }
     }
@@ -111,7 +111,7 @@ extension DatabaseManager {
         let error = DatabaseManagerError.databaseReplaced(path: db.connection.path)
         db.connection.keepWALOnClose()
         closeConnection()
-        notify { $0.databaseManager(self, didEncounterDatabaseError: error) }
+        notify(.databaseError(error))
         return error
     }
 }

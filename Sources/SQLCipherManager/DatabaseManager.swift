@@ -73,6 +73,8 @@ public final class DatabaseManager: @unchecked Sendable {
     var derivedKey: KeyDerivation.Derived?
     /// The read-only connections of ``read(_:)`` on a WAL database; closed with the writer.
     let readers = ReaderPool()
+    /// The streams of ``events()``.
+    let eventStreams = EventStreams()
     /// Where the `async` reads and writes run: threads of the manager's own, never the
     /// cooperative pool's (`read` may wait for a connection, `write` for the lock).
     let readQueue = DispatchQueue(label: "SQLCipherManager.read", attributes: .concurrent)
@@ -85,6 +87,7 @@ public final class DatabaseManager: @unchecked Sendable {
     }
 
     deinit {
+        eventStreams.finish()
         SiblingRegistry.shared.update(self, identity: nil)
         database?.connection.close()
     }
@@ -181,7 +184,8 @@ public final class DatabaseManager: @unchecked Sendable {
     // MARK: - Events
 
     /// Calls the delegate, if any, under the lock.
-    func notify(_ event: (any DatabaseManagerDelegate) -> Void) {
-        if let delegate = _delegate { event(delegate) }
+    func notify(_ event: DatabaseEvent) {
+        if let delegate = _delegate { event.deliver(to: delegate, from: self) }
+        eventStreams.yield(event)
     }
 }

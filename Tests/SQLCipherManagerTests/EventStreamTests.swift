@@ -1,0 +1,69 @@
+import Foundation
+import SQLCipherManager
+import Testing
+
+/// A view model isolated to the main actor, as an app writes it in Swift 6 mode: no
+/// `@unchecked`, no `@preconcurrency`. It cannot be a delegate (called on the manager's
+/// threads), so it reads `events()`.
+// README begin
+@MainActor
+final class NotesViewModel {
+    private(set) var log: [DatabaseEvent] = []
+    private(set) var status = "locked"
+
+    /// Subscribes now (so no event is missed) and handles `count` events on the main actor.
+    func watch(_ manager: DatabaseManager, count: Int) -> Task<Void, Never> {
+        let events = manager.events()
+        return Task { @MainActor in
+            for await event in events {
+                log.append(event)
+                if case .opened = event { status = "unlocked" }
+                if case .created = event { status = "unlocked" }
+                if log.count == count { break }
+            }
+        }
+    }
+}
+// README end
+
+@Suite("Events as an AsyncSequence, for a @MainActor view model")
+struct EventStreamTests {
+    @Test @MainActor func mainActorViewModelSeesEventsInOrder() async throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let viewModel = NotesViewModel()
+        var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
+        configuration.busyTimeout = 5
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        let watching = viewModel.watch(manager, count: 4)
+        // The flows run off the main actor, on a thread of their own.
+        try await Task.detached {
+            try manager.create(password: "first-password")
+            try manager.rekey(to: "second-password")
+            manager.close()
+            _ = try? manager.open(password: "wrong-password")
+            try manager.open(password: "second-password")
+        }.value
+        await watching.value
+        #expect(viewModel.log == [.created, .willRekey, .didRekey, .opened])
+        #expect(viewModel.status == "unlocked")
+        manager.close()
+    }
+
+    @Test func eachStreamGetsEveryEventAndEndsWithTheManager() async throws {
+        let dir = TemporaryDirectory()
+        var manager: DatabaseManager? = DatabaseManager(
+            url: dir.file(), configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)))
+        let first = manager!.events(), second = manager!.events()
+        try manager!.create(password: "a-password")
+        manager!.close()
+        manager = nil
+        var seen: [[DatabaseEvent]] = []
+        for stream in [first, second] {
+            var events: [DatabaseEvent] = []
+            for await event in stream { events.append(event) }
+            seen.append(events)
+        }
+        #expect(seen == [[.created], [.created]])
+    }
+}

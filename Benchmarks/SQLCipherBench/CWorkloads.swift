@@ -18,7 +18,7 @@ struct CWorkloads {
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
         case .encrypt, .rekey: return try export()
-        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .slotChange, .slotRekey, .slotOpen: throw BenchError.failed("\(job.workload) is a library flow: no C job")
+        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen: throw BenchError.failed("\(job.workload) is a library flow: no C job")
         }
     }
 

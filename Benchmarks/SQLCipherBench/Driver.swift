@@ -71,7 +71,7 @@ final class Driver {
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
-                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone:
+                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

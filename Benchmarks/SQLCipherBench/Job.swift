@@ -20,6 +20,10 @@ struct Job: Hashable, Sendable {
         /// One `write { INSERT }` on a WAL database while another thread's `read { }` holds a
         /// snapshot open, and the same write with no reader.
         case writeDuringRead = "write-during-read", writeAlone = "write-alone"
+        /// Two full reads through `read { }` on WAL: on two threads at once, or one after the other.
+        case readsParallel = "reads-parallel", readsSequential = "reads-sequential"
+        /// A `Task.sleep(10 ms)` while 4 tasks await long `read`/`write` calls, or with nothing else running.
+        case sleepUnderLoad = "sleep-under-load", sleepAlone = "sleep-alone"
         /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
         case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
     }

@@ -116,7 +116,11 @@ extension Plan {
                                jobs: [Job(.extraConnection, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
         let write = Comparison(name: "one write on WAL while a read holds a snapshot (\(rows <= 1000 ? "0.2" : "2") s) vs the write alone",
                                jobs: [Job(.writeDuringRead, .swift, rows: rows), Job(.writeAlone, .swift, rows: rows)], target: nil)
+        let reads = Comparison(name: "two full reads of \(Self.label(lookupRows)) rows on WAL: two threads at once vs one after the other",
+                               jobs: [Job(.readsParallel, .swift, rows: lookupRows), Job(.readsSequential, .swift, rows: lookupRows)], target: nil)
+        let sleep = Comparison(name: "Task.sleep(10 ms) while 4 tasks await long reads and writes vs alone",
+                               jobs: [Job(.sleepUnderLoad, .swift, rows: rows), Job(.sleepAlone, .swift, rows: rows)], target: nil)
         return Section(key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
-                       labels: ["measured", "reference"], comparisons: [extra, write])
+                       labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep])
     }
 }

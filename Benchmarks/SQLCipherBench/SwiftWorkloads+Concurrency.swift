@@ -50,4 +50,90 @@ extension SwiftWorkloads {
         if duringRead { done.wait() }
         return measured
     }
+
+    /// A WAL copy of the fixture open on a manager configured for WAL.
+    private func walManager(_ name: String) throws -> (DatabaseManager, URL) {
+        let url = fixtures.scratch(name)
+        Fixtures.remove(url.path)
+        try FileManager.default.copyItem(at: fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize), to: url)
+        var walConfiguration = configuration
+        walConfiguration.journalMode = .wal
+        let manager = DatabaseManager(url: url, configuration: walConfiguration)
+        try manager.open(password: Fixtures.password)
+        return (manager, url)
+    }
+
+    /// Two full reads (`read { forEachRow }`), on two threads at once or one after the other;
+    /// both readers are opened (derived key) before the clock starts.
+    func twoReads(parallel: Bool) throws -> Measured {
+        let (manager, url) = try walManager("two-reads")
+        defer { manager.close(); Fixtures.remove(url.path) }
+        let readAll: @Sendable () -> Int64 = {
+            (try? manager.read { db -> Int64 in
+                var sum: Int64 = 0
+                try db.forEachRow(Rows.selectAllSQL) { row in sum += Self.checksum(row) }
+                return sum
+            }) ?? -1
+        }
+        // Warm the pool: two readers exist before timing.
+        let warm = DispatchGroup()
+        for _ in 0..<2 { DispatchQueue.global().async(group: warm) { _ = try? manager.read { try $0.scalar(Int.self, "SELECT 1") } } }
+        warm.wait()
+        return Measured.time {
+            guard parallel else { return readAll() + readAll() }
+            let sums = Sums()
+            let group = DispatchGroup()
+            for _ in 0..<2 {
+                group.enter()
+                Thread { sums.add(readAll()); group.leave() }.start()
+            }
+            group.wait()
+            return sums.total
+        }
+    }
+
+    /// A `Task.sleep(10 ms)`, timed, while 4 tasks await `read`/`write` calls that each hold
+    /// their connection for 0.3 s (or with nothing else running).
+    func sleepLatency(underLoad: Bool) throws -> Measured {
+        let (manager, url) = try walManager("sleep-latency")
+        defer { manager.close(); Fixtures.remove(url.path) }
+        let box = MeasuredBox()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            var load: [Task<Void, Never>] = []
+            if underLoad {
+                for index in 0..<4 {
+                    load.append(Task {
+                        if index % 2 == 0 {
+                            _ = try? await manager.read { db -> Int in Thread.sleep(forTimeInterval: 0.3); return 0 }
+                        } else {
+                            _ = try? await manager.write { db in Thread.sleep(forTimeInterval: 0.3) }
+                        }
+                    })
+                }
+                try? await Task.sleep(nanoseconds: 20_000_000)
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            try? await Task.sleep(nanoseconds: 10_000_000)
+            box.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            for task in load { await task.value }
+            done.signal()
+        }
+        done.wait()
+        return Measured(seconds: box.seconds, checksum: 0)
+    }
+}
+
+/// Results handed between threads in the concurrency workloads.
+private final class Sums: @unchecked Sendable {
+    // @unchecked: `sum` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var sum: Int64 = 0
+    func add(_ value: Int64) { lock.withLock { sum += value } }
+    var total: Int64 { lock.withLock { sum } }
+}
+
+private final class MeasuredBox: @unchecked Sendable {
+    // @unchecked: written by one task before `done` is signalled, read after the wait.
+    var seconds: Double = 0
 }

@@ -128,3 +128,7 @@ int64_t cb_lookups(cb_db *db, const int64_t *ids, int count) {
     sqlite3_finalize(stmt);
     return sum;
 }
+
+int cb_exec(cb_db *db, const char *sql) {
+    return sqlite3_exec(db->handle, sql, NULL, NULL, NULL);
+}

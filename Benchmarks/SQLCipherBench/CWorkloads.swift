@@ -17,6 +17,16 @@ struct CWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
+        case .lookupsInRead:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { db in
+                Measured.time {
+                    guard cb_exec(db, "BEGIN") == 0 else { return -1 }
+                    let sum = cb_lookups(db, ids, Int32(ids.count))
+                    return cb_exec(db, "COMMIT") == 0 ? sum : -1
+                }
+            }
+        case .create: return try create()
         case .encrypt, .rekey: return try export()
         case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen: throw BenchError.failed("\(job.workload) is a library flow: no C job")
         }
@@ -44,6 +54,20 @@ struct CWorkloads {
                 guard let db = cb_open(path, options, 0) else { return -1 }
                 cb_close(db)
                 return 0
+            }
+        }
+    }
+
+    /// A new encrypted file: open with SQLITE_OPEN_CREATE, key, write the header, close.
+    private func create() throws -> Measured {
+        let path = fixtures.scratch("create").path
+        Fixtures.remove(path)
+        defer { Fixtures.remove(path) }
+        return Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize) { options in
+            Measured.time {
+                guard let db = cb_open(path, options, 1) else { return -1 }
+                defer { cb_close(db) }
+                return Int64(cb_exec(db, "PRAGMA user_version = 0"))
             }
         }
     }

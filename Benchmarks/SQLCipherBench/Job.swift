@@ -24,6 +24,10 @@ struct Job: Hashable, Sendable {
         case readsParallel = "reads-parallel", readsSequential = "reads-sequential"
         /// A `Task.sleep(10 ms)` while 4 tasks await long `read`/`write` calls, or with nothing else running.
         case sleepUnderLoad = "sleep-under-load", sleepAlone = "sleep-alone"
+        /// Random PK lookups inside one read transaction (Swift: `read { fetchOne… }`; C: BEGIN, lookups, COMMIT).
+        case lookupsInRead = "lookups-in-read"
+        /// Create a database: `create(password:)` + `close()`; C: open with create, key, write `user_version`, close (one KDF).
+        case create
         /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
         case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
     }

@@ -120,7 +120,11 @@ extension Plan {
                                jobs: [Job(.readsParallel, .swift, rows: lookupRows), Job(.readsSequential, .swift, rows: lookupRows)], target: nil)
         let sleep = Comparison(name: "Task.sleep(10 ms) while 4 tasks await long reads and writes vs alone",
                                jobs: [Job(.sleepUnderLoad, .swift, rows: rows), Job(.sleepAlone, .swift, rows: rows)], target: nil)
+        let lookups = Comparison(name: "\(Self.label(lookupCount)) random PK lookups inside one read { } (fetchOne) vs raw C in one transaction, \(Self.label(lookupRows)) rows",
+                                 jobs: [Job(.lookupsInRead, .swift, rows: lookupRows, count: lookupCount), Job(.lookupsInRead, .c, rows: lookupRows, count: lookupCount)], target: 1.05)
+        let create = Comparison(name: "create a database: create(password:) + close vs raw C (one KDF)",
+                                jobs: [Job(.create, .swift, rows: rows), Job(.create, .c, rows: rows)], target: 1.05)
         return Section(key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
-                       labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep])
+                       labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, create])
     }
 }

@@ -124,6 +124,32 @@ extension SwiftWorkloads {
     }
 }
 
+extension SwiftWorkloads {
+    /// Lookups inside one `read { }`: one read transaction, `fetchOne` per id.
+    static func lookupsInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        try manager.read { db in
+            var sum: Int64 = 0
+            for id in ids {
+                if let row = try db.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }
+            }
+            return sum
+        }
+    }
+
+    /// `create(password:)` then `close()` on a new file.
+    func createDatabase() throws -> Measured {
+        let url = fixtures.scratch("create")
+        Fixtures.remove(url.path)
+        defer { Fixtures.remove(url.path) }
+        let manager = DatabaseManager(url: url, configuration: configuration)
+        return try Measured.time {
+            try manager.create(password: Fixtures.password)
+            manager.close()
+            return 0
+        }
+    }
+}
+
 /// Results handed between threads in the concurrency workloads.
 private final class Sums: @unchecked Sendable {
     // @unchecked: `sum` is read and written only under `lock`.

@@ -37,6 +37,10 @@ struct SwiftWorkloads {
         case .readsSequential: return try twoReads(parallel: false)
         case .sleepUnderLoad: return try sleepLatency(underLoad: true)
         case .sleepAlone: return try sleepLatency(underLoad: false)
+        case .lookupsInRead:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { manager in try Measured.time { try Self.lookupsInRead(manager, ids) } }
+        case .create: return try createDatabase()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
         case .slotChange, .slotRekey, .slotOpen: return try keySlots()

@@ -43,6 +43,8 @@ int64_t cb_read_all(cb_db *db);
 /// Looks up `count` primary keys from `ids` (`SELECT * FROM bench WHERE id = ?`), reading
 /// every column. Returns the same kind of checksum, or -1 on failure.
 int64_t cb_lookups(cb_db *db, const int64_t *ids, int count);
+/// Runs SQL without results (BEGIN, COMMIT, a PRAGMA); SQLITE_OK or the error code.
+int cb_exec(cb_db *db, const char *sql);
 
 /// The bare migration: open `source` (keyed with `source_key`, NULL = plaintext),
 /// `ATTACH ? AS target KEY ?` with bound parameters, `SELECT sqlcipher_export('target')`,

@@ -315,12 +315,7 @@ final class LedgerProcess {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var seen = Data()
-        while !seen.contains(Array("READY".utf8)) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
+        FaultInjection.waitForReady(output)
     }
 
     /// Marks the key change as finished (ids written after this are counted as "after").

@@ -94,12 +94,7 @@ enum FaultInjection {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        var seen = Data()
-        while !seen.contains(Array("READY".utf8)) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
+        waitForReady(output)
         let start = Date()
         switch kill {
         case .never: break
@@ -121,6 +116,16 @@ enum FaultInjection {
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Run(killed: process.terminationReason == .uncaughtSignal, duration: duration,
                    status: process.terminationStatus, errorOutput: errorText)
+    }
+
+    /// Reads a helper's standard output until it printed READY (or closed it).
+    static func waitForReady(_ output: Pipe) {
+        var seen = Data()
+        while !seen.contains(Array("READY".utf8)) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
     }
 
     private static func sendKill(_ process: Process) { signal(process, SIGKILL) }

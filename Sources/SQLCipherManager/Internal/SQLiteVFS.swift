@@ -36,8 +36,9 @@ enum SQLiteVFS {
               let methods = file.pointee.pMethods?.pointee
         else { return nil }
         defer { _ = methods.xClose?(file) }
-        var fileSize: sqlite3_int64 = 0
-        guard methods.xFileSize?(file, &fileSize) == SQLITE_OK else { return nil }
+        // The size from `stat`: the unix VFS's xFileSize reports a 1-byte file as empty (an old
+        // workaround for a file system that could not make empty files).
+        guard let fileSize = FileSystem.size(of: path) else { return nil }
         let length = min(count, Int(fileSize))
         guard length > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: length)

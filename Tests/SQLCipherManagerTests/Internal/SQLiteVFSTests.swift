@@ -42,6 +42,9 @@ struct SQLiteVFSTests {
         #expect(SQLiteVFS.prefix(of: dir.file("three").path, count: 16) == [1, 2, 3])
         #expect(SQLiteVFS.prefix(of: dir.file("three").path, count: 2) == [1, 2])
         #expect(SQLiteVFS.prefix(of: dir.file("none").path, count: 2) == nil)
+        // A 1-byte file (a stray -journal, say): the VFS's own size call would say 0.
+        try Data([0x2B]).write(to: dir.file("one"))
+        #expect(SQLiteVFS.prefix(of: dir.file("one").path, count: 1) == [0x2B])
         try Data().write(to: dir.file("empty"))
         #expect(SQLiteVFS.prefix(of: dir.file("empty").path, count: 2) == [])
     }

@@ -22,6 +22,8 @@ public enum DatabaseEvent: Sendable, Equatable {
     /// The schema migrator moved `PRAGMA user_version` (`didMigrateSchemaFrom`).
     case didMigrate(from: Int, to: Int)
 
+    /// Two events are equal when they are the same case with equal values; errors compare by
+    /// their description (``DatabaseManagerError`` carries errors that are not `Equatable`).
     public static func == (lhs: DatabaseEvent, rhs: DatabaseEvent) -> Bool {
         switch (lhs, rhs) {
         case (.created, .created), (.opened, .opened), (.willRekey, .willRekey), (.didRekey, .didRekey): true

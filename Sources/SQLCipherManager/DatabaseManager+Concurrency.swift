@@ -25,15 +25,15 @@ extension DatabaseManager {
         try transaction(.immediate, body)
     }
 
-    /// ``read(_:)`` from async code. The work runs on a thread of the manager's own, never
+    /// ``read(_:)-9gdfk`` from async code. The work runs on a thread of the manager's own, never
     /// blocking the cooperative thread pool. Cancelling the Task interrupts the running
     /// statement (`sqlite3_interrupt`) and throws `CancellationError`.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await run(on: readQueue) { handle in try self.read(interruptible: handle, body) }
     }
 
-    /// ``write(_:)`` from async code, on the manager's own writer thread; cancellation as for
-    /// ``read(_:)-(@Sendable (Database) throws -> T)``: the transaction is rolled back.
+    /// ``write(_:)-83ygs`` from async code, on the manager's own writer thread; cancellation as for
+    /// ``read(_:)-9v2la``: the transaction is rolled back.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await run(on: writeQueue) { handle in
             try self.withDatabase { db in

@@ -4,7 +4,7 @@ import Foundation
 
 extension DatabaseManager {
     /// Adds a slot that `key` (a ``DatabaseKey``, as kept by a ``KeyStore``) opens, to the open
-    /// key-slot database: ``open(key:)`` and ``openOrCreate(keyStore:keyIdentifier:)`` then
+    /// key-slot database: ``open(key:)`` and ``openOrCreate(keyStore:keyIdentifier:progress:)`` then
     /// unlock it through that slot, while its passwords keep working.
     ///
     /// ```swift

@@ -34,6 +34,8 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// check characters do not match: a typing mistake.
     case invalidRecoveryKey(reason: String)
 
+    /// What went wrong with the key-slot file and what to do: restore it from the backup kept
+    /// next to the database, or use the recovery key. Never a key or a password.
     public var description: String {
         switch self {
         case .slotFileMissing(let path, let database):

@@ -16,7 +16,9 @@ public struct RecoveryKey: Sendable, CustomStringConvertible, CustomDebugStringC
     /// The key in its written form. Show it once; do not log it.
     public let text: String
 
+    /// The slot it opens, never the key itself: `RecoveryKey(slot …, <redacted>)`.
     public var description: String { "RecoveryKey(slot \(slotID), <redacted>)" }
+    /// The same as ``description``: the key is never printed, not even in a debugger.
     public var debugDescription: String { description }
 
     // MARK: - Encoding

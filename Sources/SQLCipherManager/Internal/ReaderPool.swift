@@ -47,11 +47,12 @@ final class ReaderPool: @unchecked Sendable {
     /// when the pool is not configured (then the caller reads on the writer).
     func acquire() throws -> Lease? {
         condition.lock()
+        // Wait for a free place first: a close may happen meanwhile, and its recipe must not be used after it.
+        while recipe != nil, idle.isEmpty, busy + openingCount + idle.count >= maximum { condition.wait() }
         guard let recipe else {
             condition.unlock()
             return nil
         }
-        while idle.isEmpty, busy + openingCount + idle.count >= maximum { condition.wait() }
         if let lease = idle.popLast() {
             busy += 1
             condition.unlock()
@@ -101,6 +102,7 @@ final class ReaderPool: @unchecked Sendable {
         defer { condition.unlock() }
         generation += 1
         recipe = nil
+        condition.broadcast()
         for lease in idle { lease.connection.close() }
         idle.removeAll()
         while busy > 0 || openingCount > 0 { condition.wait() }

@@ -121,12 +121,21 @@ final class InterruptHandle: @unchecked Sendable {
     var isCancelled: Bool { lock.withLock { cancelled } }
 
     /// Runs `body` with `connection` interruptible; throws `CancellationError` when cancelled.
+    ///
+    /// `sqlite3_interrupt` alone can be lost: SQLite clears the flag when a statement starts
+    /// on a connection with none running, so a cancel that lands between two statements (the
+    /// transaction's `BEGIN` and the query) would be forgotten. A progress handler that asks
+    /// ``isCancelled`` every 1,000 virtual-machine steps stops any statement that runs after.
     func run<T>(on connection: Connection, _ body: () throws -> T) throws -> T {
         try lock.withLock {
             if cancelled { throw CancellationError() }
             self.connection = connection
         }
-        defer { lock.withLock { self.connection = nil } }
+        connection.setProgressHandler(every: 1000) { [unowned self] in self.isCancelled }
+        defer {
+            connection.setProgressHandler(every: 0, nil)
+            lock.withLock { self.connection = nil }
+        }
         do {
             return try body()
         } catch let error as SQLiteError where error.code == .interrupt && isCancelled {

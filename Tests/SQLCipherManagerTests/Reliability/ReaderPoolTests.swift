@@ -161,6 +161,18 @@ struct ReaderPoolTests {
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
+        // A cancel may land before the read starts, between its BEGIN and its query, or during
+        // it; none may be lost (sqlite3_interrupt alone is cleared when a statement starts).
+        for attempt in 0..<12 {
+            let endless = Task {
+                try await manager.read { db in
+                    try db.scalar(Int.self, "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT count(*) FROM c")
+                }
+            }
+            try await Task.sleep(nanoseconds: UInt64(attempt) * 1_500_000)
+            endless.cancel()
+            await #expect(throws: CancellationError.self) { try await endless.value }
+        }
         #expect(try await manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 11)
     }
 

@@ -15,28 +15,25 @@ extension Connection {
     }
 
     /// Raises this connection's lock on the main database file to EXCLUSIVE, waiting up to
-    /// `timeout` seconds for readers to finish (`SQLITE_FCNTL_FILE_POINTER`, then the file's
-    /// own `xLock`, as SQLite's pager would before a commit). Needs a write transaction
+    /// `timeout` seconds for readers to finish (``lockMainFile(_:)``: the file's own `xLock`,
+    /// as SQLite's pager would before a commit). Needs a write transaction
     /// (RESERVED) first; the lock goes when the transaction ends.
     ///
     /// While it is held no other connection, in this process or another, can read or write
     /// the file in rollback-journal mode.
     func lockExclusively(timeout: TimeInterval) throws {
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file))
-        guard let file, let methods = file.pointee.pMethods, let lock = methods.pointee.xLock else {
-            throw SQLiteError(extendedCode: .misuse, message: "the database file has no lock method")
-        }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
-            let rc = lock(file, SQLITE_LOCK_EXCLUSIVE)
-            if rc == SQLITE_OK { return }
-            guard rc & 0xFF == SQLITE_BUSY, Date() < deadline else {
-                throw SQLiteError(
-                    extendedCode: ResultCode(rawValue: rc),
-                    message: "another connection kept reading the database for longer than the busy timeout")
+            do {
+                return try lockMainFile(.exclusive)
+            } catch let error as SQLiteError where error.code == .busy {
+                guard Date() < deadline else {
+                    throw SQLiteError(
+                        extendedCode: error.extendedCode,
+                        message: "another connection kept reading the database for longer than the busy timeout")
+                }
+                usleep(1000)
             }
-            usleep(1000)
         }
     }
 }

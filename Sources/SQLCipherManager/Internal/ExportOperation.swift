@@ -193,9 +193,6 @@ struct ExportOperation {
         return header.contains { $0 != 0 }
     }
 
-    /// `true` when the target's `-wal` exists. Right after this process closed its last
-    /// connection to a WAL database, that means another connection still has it open.
-    static func walExists(_ target: String) -> Bool { FileSystem.size(of: target + "-wal") != nil }
 
     /// Replaces (`rename`) or creates (`link`, never overwriting) the target with the verified
     /// copy, after removing the target's stale `-wal`, `-shm` and `-journal`; flushes the folder.

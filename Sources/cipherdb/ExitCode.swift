@@ -30,7 +30,7 @@ enum ExitCode: Int32, CaseIterable {
         switch error {
         case .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidPassword: self = .wrongPassword
         case .notADatabase, .corrupt: self = .notADatabase
-        case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
+        case .fileNotFound, .parentFolderMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
         case .invalidOption, .unsupportedOption: self = .usage
         default: self = .failure

@@ -34,7 +34,7 @@ struct FileProbe {
         switch kind {
         case .missing: "missing (no file)"
         case .parentFolderMissing: "missing (its folder does not exist)"
-        case .directory: "a folder, not a database file"
+        case .folder: "a folder, not a database file"
         case .unreadable: "unreadable (permission denied)"
         case .specialFile: "not a regular file (a pipe, socket or device): not a database"
         case .empty: "empty file (0 bytes): not a database"

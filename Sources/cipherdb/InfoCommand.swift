@@ -12,7 +12,7 @@ enum InfoCommand {
         let probe = FileProbe(path: invocation.path)
         Console.say("file: \(invocation.path)")
         Console.say("kind: \(probe.summary)")
-        if let size = probe.size, probe.kind != .directory { Console.say("size: \(size) bytes") }
+        if let size = probe.size, probe.kind != .folder { Console.say("size: \(size) bytes") }
         switch probe.kind {
         case .missing, .parentFolderMissing:
             throw probe.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)

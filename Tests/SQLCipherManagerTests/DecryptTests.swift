@@ -55,7 +55,7 @@ struct DecryptTests {
         let snapshot = FileSnapshot(dir.url)
 
         #expect(thrownCase { try manager.decrypt(to: dir.file("taken.db")) } == "fileAlreadyExists")
-        #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/folder.db")) } == "parentDirectoryMissing")
+        #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/folder.db")) } == "parentFolderMissing")
         #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "transactionInProgress")
         #expect(FileSnapshot(dir.url) == snapshot)
     }

@@ -94,14 +94,14 @@ import Testing
     @Test func pathIsAFolder() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(at: dir.file(), withIntermediateDirectories: false)
-        #expect(openCase(dir, dir.file()) == "isDirectory")
-        #expect(thrownCase { try dir.manager().create(password: "secret") } == "isDirectory")
+        #expect(openCase(dir, dir.file()) == "isFolder")
+        #expect(thrownCase { try dir.manager().create(password: "secret") } == "isFolder")
     }
 
     @Test func parentFolderMissing() {
         let dir = TemporaryDirectory()
         let url = dir.url.appendingPathComponent("missing/test.db")
-        #expect(openCase(dir, url) == "parentDirectoryMissing")
+        #expect(openCase(dir, url) == "parentFolderMissing")
     }
 
     @Test func missingFile() {

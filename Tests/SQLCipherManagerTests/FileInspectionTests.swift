@@ -16,9 +16,9 @@ import Testing
             (plain, .plaintextSQLite, "plaintextDatabase"),
             (encrypted, .encryptedOrNotADatabase, nil),
             (empty, .empty, "notADatabase"),
-            (folder, .directory, "isDirectory"),
+            (folder, .folder, "isFolder"),
             (dir.file("missing.db"), .missing, "fileNotFound"),
-            (dir.url.appendingPathComponent("nope/x.db"), .parentFolderMissing, "parentDirectoryMissing"),
+            (dir.url.appendingPathComponent("nope/x.db"), .parentFolderMissing, "parentFolderMissing"),
         ]
         for (url, kind, problem) in cases {
             let before = Fixture.bytes(url)

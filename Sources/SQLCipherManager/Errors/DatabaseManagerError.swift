@@ -31,9 +31,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// `create` found a file at the path. `create` never overwrites one.
     case fileAlreadyExists(path: String)
     /// The path names a folder, not a file.
-    case isDirectory(path: String)
+    case isFolder(path: String)
     /// The folder that should hold the database does not exist.
-    case parentDirectoryMissing(path: String)
+    case parentFolderMissing(path: String)
     /// The file system refuses the path itself (a name or the whole path is too long).
     case invalidPath(path: String, reason: String)
     /// The file is a plaintext (unencrypted) SQLite database.
@@ -61,7 +61,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// Another connection or process held a lock on the file for longer than
     /// ``DatabaseConfiguration/busyTimeout`` (`SQLITE_BUSY` / `SQLITE_LOCKED`).
     case busy(path: String, underlying: SQLiteError?)
-    /// No password is cached: open the database with a password first.
+    /// No key is cached (neither a password's key nor a raw key): open the database with its
+    /// password or key first.
     case noCachedKey
     /// The file's schema (`PRAGMA user_version`) is newer than this app understands.
     case schemaVersionTooNew(found: Int, supported: Int)
@@ -140,9 +141,9 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "No database file at \(path). Create it, or check the path."
         case .fileAlreadyExists(let path):
             return "A file already exists at \(path). Open it instead, or choose another path."
-        case .isDirectory(let path):
+        case .isFolder(let path):
             return "\(path) is a folder, not a database file. Give the path of a file."
-        case .parentDirectoryMissing(let path):
+        case .parentFolderMissing(let path):
             return "The folder that should hold \(path) does not exist. Create the folder first."
         case .invalidPath(let path, let reason):
             return "\(path) cannot be used as a database path: \(reason). Choose another path."
@@ -174,7 +175,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) is locked by another connection or process\(Self.suffix(underlying)). Try again once it "
                 + "has finished, or give the configuration a longer busyTimeout."
         case .noCachedKey:
-            return "No password is cached. Open the database with its password first."
+            return "No key is cached. Open the database with its password or key first."
         case .schemaVersionTooNew(let found, let supported):
             return "The database has schema version \(found), newer than the \(supported) this app supports. "
                 + "Update the app; the file was left untouched."

@@ -19,7 +19,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         /// Neither the file nor its folder exists.
         case parentFolderMissing
         /// A folder.
-        case directory
+        case folder
         /// The process may not read it.
         case unreadable
         /// A named pipe, socket or device (never read: reading one can block forever).
@@ -75,7 +75,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         switch kind {
         case .missing: .missing
         case .parentMissing: .parentFolderMissing
-        case .directory: .directory
+        case .directory: .folder
         case .unreadable: .unreadable
         case .special: .specialFile
         case .empty: .empty

@@ -94,8 +94,8 @@ extension DatabaseManager {
         if let reason = file.pathProblem { return .invalidPath(path: path, reason: reason) }
         switch file.kind() {
         case .missing: return .fileNotFound(path: path)
-        case .parentMissing: return .parentDirectoryMissing(path: path)
-        case .directory: return .isDirectory(path: path)
+        case .parentMissing: return .parentFolderMissing(path: path)
+        case .directory: return .isFolder(path: path)
         case .unreadable: return .permissionDenied(path: path, underlying: nil)
         case .empty: return .notADatabase(path: path, reason: "the file is empty (0 bytes)")
         case .special: return .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")

@@ -57,20 +57,7 @@ extension DatabaseManager {
         guard reached == target else {
             throw DatabaseManagerError.migrationFailed(
                 version: target, lastGoodVersion: reached,
-                underlying: SchemaMigratorIncomplete(reached: reached, target: target))
+                underlying: MigrationIncompleteError(reached: reached, target: target))
         }
-    }
-}
-
-/// A migrator returned without setting `user_version` to its target.
-public struct SchemaMigratorIncomplete: Error, Sendable, CustomStringConvertible {
-    /// The version the migrator left.
-    public let reached: Int
-    /// The version it should have reached.
-    public let target: Int
-
-    /// Which version the migrator left and which it should have reached.
-    public var description: String {
-        "the migrator returned at user_version \(reached) instead of its target \(target)"
     }
 }

@@ -191,15 +191,15 @@ enum BadInputMatrix {
     // MARK: Paths
 
     static let paths: [BadInput] = [
-        BadInput(name: "path is a folder: open", expected: "isDirectory", mentions: "is a folder",
+        BadInput(name: "path is a folder: open", expected: "isFolder", mentions: "is a folder",
                  arrange: { try FileManager.default.createDirectory(at: $0.url, withIntermediateDirectories: false) },
                  act: { try $0.open(secret) }),
-        BadInput(name: "path is a folder: create", expected: "isDirectory",
+        BadInput(name: "path is a folder: create", expected: "isFolder",
                  arrange: { try FileManager.default.createDirectory(at: $0.url, withIntermediateDirectories: false) },
                  act: { try $0.create(secret) }),
-        BadInput(name: "parent folder missing: open", expected: "parentDirectoryMissing", mentions: "Create the folder",
+        BadInput(name: "parent folder missing: open", expected: "parentFolderMissing", mentions: "Create the folder",
                  arrange: { $0.url = $0.dir.url.appendingPathComponent("missing/test.db") }, act: { try $0.open(secret) }),
-        BadInput(name: "parent folder missing: create", expected: "parentDirectoryMissing",
+        BadInput(name: "parent folder missing: create", expected: "parentFolderMissing",
                  arrange: { $0.url = $0.dir.url.appendingPathComponent("missing/test.db") }, act: { try $0.create(secret) }),
         BadInput(name: "create over an encrypted database", expected: "fileAlreadyExists", mentions: "Open it instead",
                  arrange: { try $0.makeEncrypted() }, act: { try $0.create("other-secret") }),

@@ -6,7 +6,7 @@ import SQLCipherManager
 extension SwiftWorkloads {
     /// `--only keyslots`: a password change through key slots (`changePassword(from:to:)`: one
     /// Argon2id check of the old password, one calibration, one derivation of the new one, one
-    /// durable slot-file write) or through the crash-safe export rekey (`rekey(to:)`), on a
+    /// durable slot-file write) or through the crash-safe export rekey (`rekey(password:)`), on a
     /// database of `job.rows` MiB; and an unlock through a password slot (Argon2id, then the
     /// raw data key: no PBKDF2), freshly calibrated. The files are copied from the parent's
     /// fixtures untimed.
@@ -41,7 +41,7 @@ extension SwiftWorkloads {
         default:
             try manager.open(password: Fixtures.password)
             measured = try Measured.time {
-                try manager.rekey(to: Fixtures.newPassword)
+                try manager.rekey(password: Fixtures.newPassword)
                 return 0
             }
             manager.close()

@@ -18,7 +18,7 @@ extension SwiftWorkloads {
         return measured
     }
 
-    /// The crash-safe rekey of an open database: `DatabaseManager.rekey(to:)` (the open, with
+    /// The crash-safe rekey of an open database: `DatabaseManager.rekey(password:)` (the open, with
     /// its KDF, is not timed; the new key's KDF and the verification are).
     func rekey() throws -> Measured {
         let source = try fixtures.copyFixture(rows: job.rows, encrypted: true, pageSize: job.pageSize)
@@ -26,7 +26,7 @@ extension SwiftWorkloads {
         let manager = DatabaseManager(url: URL(fileURLWithPath: source), configuration: configuration)
         try manager.open(password: Fixtures.password)
         var measured = try Measured.time {
-            try manager.rekey(to: Fixtures.newPassword)
+            try manager.rekey(password: Fixtures.newPassword)
             return 0
         }
         manager.close()

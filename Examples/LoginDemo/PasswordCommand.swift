@@ -20,7 +20,7 @@ extension NotesShell {
         let progress = ProgressLine("Re-encrypting")
         defer { progress.finish() }
         do {
-            try manager.rekey(to: new, progress: progress.update)
+            try manager.rekey(password: new, progress: progress.update)
         } catch {
             // The delegate has already reported it and locked the app (didEncounterRekeyError).
             if manager.isOpen { Console.say("The password is unchanged: \(error)") }

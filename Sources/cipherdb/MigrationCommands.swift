@@ -21,10 +21,10 @@ enum MigrationCommands {
     static func rekey(_ invocation: Invocation) throws {
         try Session.withOpenDatabase(invocation) { manager in
             if let key = try KeyFile.key(invocation, .newKeyFile) {
-                try withProgress("Re-encrypting") { try manager.rekey(toKey: key, progress: $0) }
+                try withProgress("Re-encrypting") { try manager.rekey(key: key, progress: $0) }
             } else {
                 let new = try Passwords(invocation: invocation).replacement()
-                try withProgress("Re-encrypting") { try manager.rekey(to: new, progress: $0) }
+                try withProgress("Re-encrypting") { try manager.rekey(password: new, progress: $0) }
             }
             Console.say("Changed the password of \(invocation.path).")
         }
@@ -78,8 +78,8 @@ enum MigrationCommands {
         options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
         try Session.withOpenDatabase(invocation, password: password) { manager in
             try withProgress("Re-encrypting") { progress in
-                if let key { try manager.rekey(toKey: key, options: options, progress: progress) }
-                else { try manager.rekey(to: password ?? "", options: options, progress: progress) }
+                if let key { try manager.rekey(key: key, options: options, progress: progress) }
+                else { try manager.rekey(password: password ?? "", options: options, progress: progress) }
             }
             try? SettingsRecord(databasePath: invocation.path).write(options)
             let flags = SettingsMismatch.flags(options).joined(separator: " ")

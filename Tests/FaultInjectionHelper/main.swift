@@ -45,7 +45,7 @@ do {
             for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
         }
         ready()
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
     case "encrypt-in-place":
         ready()
         try DatabaseManager.encryptPlaintextDatabase(at: database, password: "new-secret", configuration: configuration)

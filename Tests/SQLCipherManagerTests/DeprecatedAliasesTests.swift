@@ -13,6 +13,10 @@ protocol AliasCheck {
     @Test func folderSpellings() throws {
         try (FolderAliases() as any AliasCheck).run(in: TemporaryDirectory())
     }
+
+    @Test func rekeyAndPasswordSpellings() throws {
+        try (RekeyAliases() as any AliasCheck).run(in: TemporaryDirectory())
+    }
 }
 
 struct FolderAliases: AliasCheck {
@@ -27,5 +31,27 @@ struct FolderAliases: AliasCheck {
         case .directory: break
         default: Issue.record("a folder is not .directory")
         }
+    }
+}
+
+struct RekeyAliases: AliasCheck {
+    @available(*, deprecated)
+    func run(in dir: TemporaryDirectory) throws {
+        let manager = dir.manager { $0.passwordPolicy = .minimumLength(6) }
+        #expect(!manager.isValid(password: "short"))
+        #expect(manager.configuration.passwordPolicy.isValid("long enough"))
+        try manager.create(password: "first password")
+        try manager.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        try manager.rekey(to: "second password")
+        #expect(manager.isCurrentPassword("second password"))
+        let raw = Data(repeating: 7, count: 32)
+        try manager.rekey(toRawKey: raw)
+        manager.close()
+        try manager.open(rawKey: raw)
+        let key = try DatabaseKey.generate()
+        try manager.rekey(toKey: key)
+        manager.close()
+        try manager.open(key: key)
+        #expect(try manager.scalar(Int.self, "SELECT x FROM t") == 1)
     }
 }

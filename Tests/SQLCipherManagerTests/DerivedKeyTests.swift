@@ -33,7 +33,7 @@ struct DerivedKeyTests {
             try runProcess(shell, [dir.file().path, "PRAGMA key = '\(password)'; PRAGMA kdf_iter = 4000; SELECT x FROM t;"]).stdout
         }
         #expect(try read("secret").contains("42"))
-        try manager.rekey(to: "other-secret")
+        try manager.rekey(password: "other-secret")
         #expect(manager.derivedKey?.salt == KeyDerivation.salt(ofFileAt: dir.file().path))
         #expect(manager.derivedKey?.salt != firstSalt)
         #expect(try read("other-secret").contains("42"))

@@ -204,7 +204,7 @@ struct EncryptThroughLinkTests {
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "test.db")
         let manager = dir.manager("link.db")
         try manager.open(password: "old-secret")
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
         manager.close()
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("link.db").path)
         #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)

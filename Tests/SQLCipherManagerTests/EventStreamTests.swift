@@ -39,7 +39,7 @@ struct EventStreamTests {
         // The flows run off the main actor, on a thread of their own.
         try await Task.detached {
             try manager.create(password: "first-password")
-            try manager.rekey(to: "second-password")
+            try manager.rekey(password: "second-password")
             manager.close()
             _ = try? manager.open(password: "wrong-password")
             try manager.open(password: "second-password")

@@ -25,12 +25,12 @@ import Testing
         before.close()
         // The app's update requires 12 characters; the old password still opens the file…
         let after = dir.manager { $0.passwordPolicy = .minimumLength(12) }
-        #expect(!after.isValid(password: "short"))
+        #expect(!after.configuration.passwordPolicy.accepts("short"))
         try after.open(password: "short")
         #expect(try after.scalar(Int.self, "SELECT count(*) FROM t") == 0)
         // …but a new password must satisfy the new policy.
-        #expect(thrownCase { try after.rekey(to: "short2") } == "invalidPassword")
-        try after.rekey(to: "a-much-longer-password")
+        #expect(thrownCase { try after.rekey(password: "short2") } == "invalidPassword")
+        try after.rekey(password: "a-much-longer-password")
         after.close()
         try after.open(password: "a-much-longer-password")
         #expect(after.isOpen)

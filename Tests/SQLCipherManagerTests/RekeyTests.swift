@@ -16,7 +16,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let before = try manager.withDatabase { try DatabaseFingerprint($0) }
         var fractions: [Double] = []
-        try manager.rekey(to: "new-secret") { fractions.append($0) }
+        try manager.rekey(password: "new-secret") { fractions.append($0) }
 
         #expect(manager.isOpen)
         #expect(try manager.withDatabase { try DatabaseFingerprint($0) } == before)
@@ -40,7 +40,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let options = CipherOptions.fast(kdfIterations: 5000, pageSize: 4096)
-        try manager.rekey(to: "new-secret", options: options)
+        try manager.rekey(password: "new-secret", options: options)
 
         #expect(manager.configuration.cipher == options)
         let settings = try manager.cipherSettings()
@@ -61,7 +61,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let options = CipherOptions.fast(kdfIterations: 6000, usesHMAC: false)
-        try manager.rekey(to: "old-secret", options: options)
+        try manager.rekey(password: "old-secret", options: options)
         #expect(try manager.cipherSettings().usesHMAC == false)
         manager.close()
 
@@ -76,7 +76,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let rawKey = Data((0..<32).map { UInt8($0 * 7 % 256) })
-        try manager.rekey(toRawKey: rawKey)
+        try manager.rekey(rawKey: rawKey)
         manager.close()
 
         #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
@@ -93,7 +93,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         try manager.execute("INSERT INTO tag(name, weight) VALUES ('in-wal', 1)")
         #expect((FileSystem.size(of: dir.file().path + "-wal") ?? 0) > 0)
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
 
         #expect(try manager.scalar(String.self, "PRAGMA journal_mode") == "wal")
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
@@ -113,7 +113,7 @@ struct RekeyTests {
             CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);
             INSERT INTO box VALUES (1, 0, 10), (2, 20, 30);
             """)
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
         manager.close()
 
         try dir.withOpened(password: "new-secret") { (db: Database) throws in
@@ -131,7 +131,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         manager.databaseURL = dir.file("other.db")
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
         manager.close()
 
         #expect(Fixture.bytes(dir.file("other.db")) == other)
@@ -145,7 +145,7 @@ struct RekeyTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dir.file().path)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
         #expect(permissions(dir.file()) == 0o600)
     }
 
@@ -158,18 +158,18 @@ struct RekeyTests {
         let manager = dir.manager()
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "notOpen")
+        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "notOpen")
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(to: "new-secret") } } == "transactionInProgress")
-        #expect(thrownCase { try manager.rekey(to: "   ") } == "invalidPassword")
-        #expect(thrownCase { try manager.rekey(toRawKey: Data(count: 16)) } == "invalidKeyLength")
+        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(password: "new-secret") } } == "transactionInProgress")
+        #expect(thrownCase { try manager.rekey(password: "   ") } == "invalidPassword")
+        #expect(thrownCase { try manager.rekey(rawKey: Data(count: 16)) } == "invalidKeyLength")
         let modern = CipherOptions(kdfAlgorithm: .sha512)
         if let version = DatabaseManager.linkedSQLCipherVersion, version < SQLCipherVersion(4, 0, 0) {
-            #expect(thrownCase { try manager.rekey(to: "new-secret", options: modern) } == "unsupportedOption")
+            #expect(thrownCase { try manager.rekey(password: "new-secret", options: modern) } == "unsupportedOption")
         }
-        #expect(thrownCase { try manager.rekey(to: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")
+        #expect(thrownCase { try manager.rekey(password: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")
         #expect(delegate.events == [.opened])
         #expect(FileSnapshot(dir.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
@@ -182,7 +182,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(dir.url)
         let manager = dir.manager()
         #expect(thrownCase { try manager.open(password: "not-the-password") } == "incorrectPasswordOrSettings")
-        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "notOpen")
+        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "notOpen")
         #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "notOpen")
         #expect(FileSnapshot(dir.url) == snapshot)
     }
@@ -203,7 +203,7 @@ struct RekeyTests {
         manager.delegate = delegate
         try manager.open(password: "old-secret")
 
-        try manager.rekey(to: "new-secret")
+        try manager.rekey(password: "new-secret")
         #expect(delegate.events == [.opened, .willRekey, .didRekey])
         #expect(otherDelegate.events == [.opened, .didRekey])
         #expect(FileSnapshot(dir.url).leftovers == [])
@@ -239,7 +239,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let original = Fixture.bytes(dir.file())
 
-        let error = thrownError { try manager.rekey(to: "new-secret") }
+        let error = thrownError { try manager.rekey(password: "new-secret") }
         guard case .openElsewhere(_, let pid)? = error as? DatabaseManagerError else {
             Issue.record("expected openElsewhere, got \(String(describing: error))")
             return
@@ -261,7 +261,7 @@ struct RekeyTests {
         manager.delegate = delegate
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
-        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(to: "new-secret") } }
+        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(password: "new-secret") } }
 
         #expect(failure == "permissionDenied")
         #expect(delegate.events == [.opened, .willRekey, .rekeyError("permissionDenied")])
@@ -279,7 +279,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
-        let failure = ReadOnly.whileReadOnly(dir.url) { thrownCase { try manager.rekey(to: "new-secret") } }
+        let failure = ReadOnly.whileReadOnly(dir.url) { thrownCase { try manager.rekey(password: "new-secret") } }
 
         #expect(failure == "permissionDenied")
         #expect(FileSnapshot(dir.url) == snapshot)
@@ -295,7 +295,7 @@ struct RekeyTests {
         manager.delegate = delegate
         let snapshot = FileSnapshot(disk.url)
 
-        #expect(thrownCase { try manager.rekey(to: "new-secret") } == "insufficientDiskSpace")
+        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "insufficientDiskSpace")
         #expect(delegate.events == [.willRekey, .rekeyError("insufficientDiskSpace")])
         #expect(FileSnapshot(disk.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
@@ -308,7 +308,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(disk.url)
         let filler = disk.file("filler")
         let failure = thrownCase {
-            try manager.rekey(to: "new-secret") { fraction in
+            try manager.rekey(password: "new-secret") { fraction in
                 // Another program takes the free space once the export has started.
                 guard fraction > 0, !FileManager.default.fileExists(atPath: filler.path) else { return }
                 let free = (try? FileSystem.availableSpace(in: disk.url.path)) ?? 0

@@ -2,7 +2,7 @@
 
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current
-    /// password" prompt before ``rekey(to:options:progress:)``, without opening a second
+    /// password" prompt before ``rekey(password:options:progress:)``, without opening a second
     /// connection or paying the KDF again.
     ///
     /// The password is NFC-normalised like every key, and compared with the cached key bytes in

@@ -36,7 +36,7 @@ extension DatabaseManager {
     /// ``recoverInterruptedOperation(at:)``).
     ///
     /// - Parameters:
-    ///   - newPassword: the new password; it must satisfy the ``PasswordPolicy``.
+    ///   - password: the new password; it must satisfy the ``PasswordPolicy``.
     ///   - options: other cipher settings for the new file (`nil` keeps the current ones).
     ///   - progress: called on this thread with the fraction done, 0…1; it must not use the manager.
     /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
@@ -46,20 +46,20 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or folder),
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
-    public func rekey(to newPassword: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+    public func rekey(password: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
-            try configuration.passwordPolicy.validate(newPassword)
+            try configuration.passwordPolicy.validate(password)
             try refuseKeySlotRekey()
-            try rekeyFlow(key: SecretBytes(password: newPassword), options: options, progress: progress)
+            try rekeyFlow(key: SecretBytes(password: password), options: options, progress: progress)
         }
     }
 
     /// Changes the open database's key to a raw 32-byte key (SQLCipher's `x'…'` form, bound to
-    /// `ATTACH … KEY ?`); otherwise as ``rekey(to:options:progress:)``.
+    /// `ATTACH … KEY ?`); otherwise as ``rekey(password:options:progress:)``.
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
-    ///   errors of ``rekey(to:options:progress:)``.
-    public func rekey(toRawKey rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+    ///   errors of ``rekey(password:options:progress:)``.
+    public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try refuseKeySlotRekey()
             try rekeyFlow(key: Self.rawKeyMaterial(rawKey), options: options, progress: progress)

@@ -7,7 +7,7 @@
 public struct PendingOperation: Sendable, Equatable {
     /// What was being done.
     public enum Kind: String, Sendable {
-        /// A password or settings change (``DatabaseManager/rekey(to:options:progress:)``).
+        /// A password or settings change (``DatabaseManager/rekey(password:options:progress:)``).
         case rekey
         /// Encrypting a plaintext file.
         case encrypt

@@ -8,12 +8,12 @@ extension DatabaseManager {
     /// database still does; a copy of the old slot file no longer opens the new database.
     ///
     /// Journaled with the database: `<db>.scm-keys.next` (the slots sealing the new key) is
-    /// written durably first, then the crash-safe export rekey (``rekey(toRawKey:options:progress:)``'s
+    /// written durably first, then the crash-safe export rekey (``rekey(rawKey:options:progress:)``'s
     /// engine) runs, then `.next` replaces `<db>.scm-keys`. After a kill at any moment the next
     /// unlock tries both files' keys on the database and keeps the side that opens it.
     ///
     /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``, and
-    ///   the errors of ``rekey(to:options:progress:)`` (the database then keeps its old key).
+    ///   the errors of ``rekey(password:options:progress:)`` (the database then keeps its old key).
     public func rotateDataKey(progress: ((Double) -> Void)? = nil) throws {
         try lockedKeySlots {
             let (store, lock, file, _) = try openSlotFile()
@@ -33,7 +33,7 @@ extension DatabaseManager {
     ///
     /// - Throws: ``KeySlotError/keySlotDatabase(path:)`` when it uses key slots already,
     ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when `password` is not its
-    ///   password, and the errors of ``rekey(to:options:progress:)``.
+    ///   password, and the errors of ``rekey(password:options:progress:)``.
     public func convertToKeySlots(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
         try lockedKeySlots {
             let db = try requireDatabase()
@@ -63,7 +63,7 @@ extension DatabaseManager {
     /// new password open the database, never both.
     ///
     /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``,
-    ///   and the errors of ``rekey(to:options:progress:)``.
+    ///   and the errors of ``rekey(password:options:progress:)``.
     public func convertToPassword(_ password: String, progress: ((Double) -> Void)? = nil) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
@@ -119,7 +119,7 @@ extension DatabaseManager {
 }
 
 extension DatabaseManager {
-    /// ``rekey(to:options:progress:)`` and ``rekey(toRawKey:options:progress:)`` would leave a
+    /// ``rekey(password:options:progress:)`` and ``rekey(rawKey:options:progress:)`` would leave a
     /// key-slot database's slots sealing a key that no longer opens it: refused.
     func refuseKeySlotRekey() throws {
         guard let db = database else { return }

@@ -22,7 +22,7 @@ public struct CipherOptions: Sendable, Hashable {
     /// Opt-in: accept ``kdfIterations`` below ``minimumKDFIterations``, to open a file written
     /// with a cheaper KDF (SQLCipher 1 and 2 wrote 4,000 iterations). It applies to every flow,
     /// so a database created or rekeyed with it is that cheap to attack: convert such a file
-    /// with ``DatabaseManager/rekey(to:options:progress:)`` to 64,000 or more. Not a pragma.
+    /// with ``DatabaseManager/rekey(password:options:progress:)`` to 64,000 or more. Not a pragma.
     public var allowsLegacyKDFIterations: Bool
 
     /// Creates options; every `nil` keeps the library default.

@@ -19,8 +19,8 @@ extension DatabaseManager {
     }
 
     /// Changes the open database's key to `key` (crash-safe export, `ATTACH … KEY ?`); otherwise
-    /// as ``rekey(to:options:progress:)``.
-    public func rekey(toKey key: DatabaseKey, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+    /// as ``rekey(password:options:progress:)``.
+    public func rekey(key: DatabaseKey, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try refuseKeySlotRekey()
             try rekeyFlow(key: key.sqlcipherKey, options: options, progress: progress)

@@ -46,8 +46,8 @@ import Foundation
 /// - ``migrate(using:)``
 ///
 /// ### Keys and encryption (crash-safe, export-based)
-/// - ``rekey(to:options:progress:)``
-/// - ``rekey(toRawKey:options:progress:)``
+/// - ``rekey(password:options:progress:)``
+/// - ``rekey(rawKey:options:progress:)``
 /// - ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``
 /// - ``decrypt(to:progress:)``
 /// - ``recoverInterruptedOperation(at:)``
@@ -151,11 +151,6 @@ public final class DatabaseManager: @unchecked Sendable {
 
     /// `true` when a key from the last successful create, open or rekey is cached.
     public var hasCachedKey: Bool { locked { cachedKey != nil } }
-
-    /// Validates a password against the configured ``PasswordPolicy`` (the original's `+passwordIsValid:`).
-    public func isValid(password: String) -> Bool {
-        configuration.passwordPolicy.isValid(password)
-    }
 
     // MARK: - Closing
 

@@ -5,7 +5,7 @@ import Foundation
 /// Decides whether a new password may be used: checked when a database is created
 /// (``DatabaseManager/create(password:)``, ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
 /// adopting a plaintext file on open) and when the password changes
-/// (``DatabaseManager/rekey(to:options:progress:)``).
+/// (``DatabaseManager/rekey(password:options:progress:)``).
 ///
 /// It is not checked when an existing database is opened: a short wrong password at login is
 /// reported as ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, and an app that
@@ -40,7 +40,7 @@ public struct PasswordPolicy: Sendable {
     }
 
     /// `true` when the policy accepts the password.
-    public func isValid(_ password: String) -> Bool { reasonToReject(password) == nil }
+    public func accepts(_ password: String) -> Bool { reasonToReject(password) == nil }
 
     /// Throws ``DatabaseManagerError/invalidPassword(reason:)`` when the policy rejects it.
     public func validate(_ password: String) throws {

@@ -53,7 +53,7 @@ import Testing
         let url = try RichDatabase.makeEncrypted(in: dir, rows: Self.rows)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(to: "new-secret", options: .fast(kdfIterations: 6000, pageSize: 2048))
+        try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 6000, pageSize: 2048))
         let settings = ["PRAGMA kdf_iter = 6000;", "PRAGMA cipher_page_size = 2048;"]
         #expect(try Self.shellLines(url, key: "'new-secret'", settings: settings, Self.query + ";") == Self.ourLines(manager))
         let old = try sqlcipherShell(url.path, "PRAGMA key = 'old-secret';\n" + settings.joined(separator: "\n") + "\nSELECT count(*) FROM book;\n")

@@ -75,7 +75,7 @@ import Testing
         _ = try RichDatabase.makeEncrypted(in: dir, rows: Self.rows)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(to: "new 'secret'", options: .fast(kdfIterations: 8000, pageSize: 4096))
+        try manager.rekey(password: "new 'secret'", options: .fast(kdfIterations: 8000, pageSize: 4096))
         let ours = try Self.ourRows(manager)
         let settings = ["PRAGMA cipher_compatibility = 3", "PRAGMA cipher_page_size = 4096", "PRAGMA kdf_iter = 8000"]
         #expect(try Self.pythonRows(dir.file(), key: .password("new 'secret'"), pragmas: settings) == ours)

@@ -86,12 +86,12 @@ struct KeySlotTests {
         #expect(thrownCase { try manager.open(rawKey: Data(repeating: 7, count: 32)) } == "incorrectKeyOrSettings")
     }
 
-    @Test("rekey(to:) and create-style conversions are refused on a key-slot database")
+    @Test("rekey(password:) and create-style conversions are refused on a key-slot database")
     func plainRekeyRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        #expect(thrownKeySlotCase { try manager.rekey(to: "other") } == "keySlotDatabase")
-        #expect(thrownKeySlotCase { try manager.rekey(toRawKey: Data(count: 32)) } == "keySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.rekey(password: "other") } == "keySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.rekey(rawKey: Data(count: 32)) } == "keySlotDatabase")
         #expect(thrownKeySlotCase { try manager.convertToKeySlots(password: "secret") } == "keySlotDatabase")
         manager.close()
         #expect(thrownCase { try dir.keySlotManager().createWithKeySlots(password: "x") } == "fileAlreadyExists")
@@ -124,7 +124,7 @@ struct KeySlotKeyStoreTests {
         let loaded = try #require(try keys.loadKey(identifier: "vault"))
         try manager.open(key: loaded)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
-        #expect(thrownKeySlotCase { try manager.rekey(toKey: loaded) } == "keySlotDatabase")
+        #expect(thrownKeySlotCase { try manager.rekey(key: loaded) } == "keySlotDatabase")
         manager.close()
         #expect(itemCount(in: dir, password: "secret") == "3")
     }

@@ -240,7 +240,7 @@ enum BadInputMatrix {
         BadInput(name: "rekey to an empty password", expected: "invalidPassword", leavesManagerClosed: false,
                  arrange: { try $0.makeEncrypted() }, act: { try $0.rekey("") }),
         BadInput(name: "rekey a closed manager", expected: "notOpen",
-                 arrange: { try $0.makeEncrypted() }, act: { try $0.manager().rekey(to: "new-secret") }),
+                 arrange: { try $0.makeEncrypted() }, act: { try $0.manager().rekey(password: "new-secret") }),
         BadInput(name: "decrypt into an existing file", expected: "fileAlreadyExists", leavesManagerClosed: false,
                  arrange: { scene in
                      try scene.makeEncrypted()

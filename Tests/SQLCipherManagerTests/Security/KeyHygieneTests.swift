@@ -65,9 +65,9 @@ import Testing
         collect { try missing.open(password: Self.password) }
         collect { try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
         try manager.open(password: "the-real-one")
-        collect { try manager.rekey(to: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
-        collect { try manager.transaction { _ in try manager.rekey(to: Self.newPassword) } }
-        try manager.rekey(to: Self.newPassword)
+        collect { try manager.rekey(password: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
+        collect { try manager.transaction { _ in try manager.rekey(password: Self.newPassword) } }
+        try manager.rekey(password: Self.newPassword)
         manager.close()
         collect { try manager.open(password: Self.password) }
         #expect(errors.count == 7)
@@ -149,7 +149,7 @@ import Testing
             manager.close()
             #expect(!manager.hasCachedKey)
         case .rekey:
-            try manager.rekey(to: Self.newPassword)
+            try manager.rekey(password: Self.newPassword)
             #expect(manager.isCurrentPassword(Self.newPassword))
         case .rawKeyThenAnotherDatabase:
             manager.close()

@@ -17,9 +17,11 @@ build: deps
 demo: deps
 	$(SWIFT) run LoginDemo $(ARGS)
 
-# The interop tests need Python's sqlcipher3 in .venv; with SCM_REQUIRE_INTEROP=1 they fail
-# (rather than skip) when a client is missing.
+# First the layer check (scripts/check-layers.py: no folder refers to a layer above it, see
+# ARCHITECTURE.md). The interop tests need Python's sqlcipher3 in .venv; with
+# SCM_REQUIRE_INTEROP=1 they fail (rather than skip) when a client is missing.
 test: deps
+	@python3 scripts/check-layers.py
 	@scripts/ensure-interop-venv.sh
 	$(SWIFT) build --build-tests
 	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build

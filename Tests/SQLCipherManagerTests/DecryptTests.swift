@@ -11,7 +11,7 @@ struct DecryptTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let original = Fixture.bytes(dir.file())
-        let before = try manager.withDatabase { try DatabaseFingerprint($0) }
+        let before = try manager.withDatabase { try DatabaseFingerprint($0.connection) }
         var fractions: [Double] = []
         try manager.decrypt(to: dir.file("plain.db")) { fractions.append($0) }
 
@@ -23,7 +23,7 @@ struct DecryptTests {
         #expect(Fixture.contains(dir.file("plain.db"), "MARKER-1"))
         let plain = try Connection(path: dir.file("plain.db").path, mode: .readOnly)
         defer { plain.close() }
-        #expect(try DatabaseFingerprint(Database(connection: plain)) == before)
+        #expect(try DatabaseFingerprint(plain) == before)
         #expect(try RichDatabase.verify(Database(connection: plain), rows: 300) == [])
         #expect(FileSnapshot(dir.url).leftovers == [])
     }

@@ -22,7 +22,7 @@ struct EncryptPlaintextTests {
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
         #expect(fractions.first == 0 && fractions.last == 1)
         try dir.withOpened(password: "new-secret") { (db: Database) throws in
-            #expect(try DatabaseFingerprint(db) == before)
+            #expect(try DatabaseFingerprint(db.connection) == before)
             #expect(try RichDatabase.verify(db, rows: 300) == [])
             #expect(try RichDatabase.constraintsWork(db))
         }
@@ -172,7 +172,7 @@ struct EncryptPlaintextTests {
     private func plaintextFingerprint(_ url: URL) throws -> DatabaseFingerprint {
         let connection = try Connection(path: url.path, mode: .readOnly)
         defer { connection.close() }
-        return try DatabaseFingerprint(Database(connection: connection))
+        return try DatabaseFingerprint(connection)
     }
 }
 

@@ -9,7 +9,7 @@ struct RecoveryTests {
     /// A journal as the engine writes it: in phase `install`, with the fingerprint of the copy
     /// found in the folder (the digest recorded once the copy was verified).
     private func journal(_ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
-                         operation: String = "rekey", target: URL) throws {
+                         operation: ExportOperation.Kind = .rekey, target: URL) throws {
         let name = ExportOperation.temporaryName(for: target.path, operation: operation)
         var journal = OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name)
         if phase == .install { journal.copyDigest = try? FileSystem.fingerprint(of: journal.temporaryPath(for: target.path)) }
@@ -22,8 +22,8 @@ struct RecoveryTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
         try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
-        let name = ExportOperation.temporaryName(for: dir.file().path, operation: "rekey")
-        var journal = OperationJournal(operation: "rekey", install: .replace, phase: .install, temporaryName: name,
+        let name = ExportOperation.temporaryName(for: dir.file().path, operation: .rekey)
+        var journal = OperationJournal(operation: .rekey, install: .replace, phase: .install, temporaryName: name,
                                        targetStamp: FileSystem.stamp(of: dir.file().path))
         journal.copyDigest = try FileSystem.fingerprint(of: dir.file("test.db.scm-rekey").path)
         try journal.write(for: dir.file().path)
@@ -141,7 +141,7 @@ struct RecoveryTests {
     func createInstallPhase() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir, name: "out.db.scm-encrypt", password: "new-secret")
-        try journal(.install, .create, operation: "encrypt", target: dir.file("out.db"))
+        try journal(.install, .create, operation: .encrypt, target: dir.file("out.db"))
 
         #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["out.db"])
@@ -183,7 +183,7 @@ struct RecoveryTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
         try Data("precious".utf8).write(to: dir.file("other.db"))
-        try OperationJournal(operation: "rekey", install: .replace, phase: .export, temporaryName: "other.db")
+        try OperationJournal(operation: .rekey, install: .replace, phase: .export, temporaryName: "other.db")
             .write(for: dir.file().path)
         let snapshot = FileSnapshot(dir.url)
 
@@ -203,7 +203,7 @@ struct RecoveryTests {
 
     @Test("the journal round-trips and rejects paths in its temporary name")
     func journalEncoding() {
-        let journal = OperationJournal(operation: "decrypt", install: .create, phase: .install, temporaryName: "a.db.scm-decrypt")
+        let journal = OperationJournal(operation: .decrypt, install: .create, phase: .install, temporaryName: "a.db.scm-decrypt")
         #expect(OperationJournal(decoding: journal.encoded) == journal)
         let escaping = journal.encoded.replacingOccurrences(of: "a.db.scm-decrypt", with: "../a.db")
         #expect(OperationJournal(decoding: escaping) == nil)

@@ -14,12 +14,12 @@ struct RekeyTests {
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         try manager.open(password: "old-secret")
-        let before = try manager.withDatabase { try DatabaseFingerprint($0) }
+        let before = try manager.withDatabase { try DatabaseFingerprint($0.connection) }
         var fractions: [Double] = []
         try manager.rekey(password: "new-secret") { fractions.append($0) }
 
         #expect(manager.isOpen)
-        #expect(try manager.withDatabase { try DatabaseFingerprint($0) } == before)
+        #expect(try manager.withDatabase { try DatabaseFingerprint($0.connection) } == before)
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 300) } == [])
         #expect(try manager.withDatabase { try RichDatabase.constraintsWork($0) })
         #expect(delegate.events == [.opened, .willRekey, .didRekey])

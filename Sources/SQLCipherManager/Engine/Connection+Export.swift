@@ -8,8 +8,9 @@ struct ExportTarget {
     let path: String
     /// The copy's key, `nil` for a plaintext copy (`KEY ''`).
     let key: SecretBytes?
-    /// The copy's cipher settings, applied to the attached schema after its key.
-    let options: CipherOptions
+    /// The copy's cipher pragmas for the attached schema (``Connection/exportSchema``), run
+    /// after its key; ignored for a plaintext copy.
+    let cipherPragmas: [String]
 }
 
 /// What an export learnt about its source.
@@ -35,19 +36,18 @@ extension Connection {
     /// read through its `-wal` like any reader does, so the copy holds every committed page.
     /// `progress` hears the fraction of the source's size written.
     func export(to target: ExportTarget, progress: ProgressReporter) throws -> ExportResult {
-        let db = Database(connection: self)
-        let isWAL = try db.scalar(String.self, "PRAGMA main.journal_mode")?.lowercased() == "wal"
-        let foreignKeys = try db.scalar(Bool.self, "PRAGMA foreign_keys") ?? false
+        let isWAL = try text("PRAGMA main.journal_mode")?.lowercased() == "wal"
+        let foreignKeys = try int64("PRAGMA foreign_keys").map { $0 != 0 } ?? false
         if foreignKeys { try executeScript("PRAGMA foreign_keys = OFF") }
         defer { if foreignKeys { try? executeScript("PRAGMA foreign_keys = ON") } }
         // The fingerprint pass reads every table; a cache that holds them lets the export read
         // them again without decrypting each page a second time. Restored afterwards.
-        let cacheSize = try db.scalar(Int.self, "PRAGMA main.cache_size") ?? 0
+        let cacheSize = try int64("PRAGMA main.cache_size").map(Int.init) ?? 0
         try executeScript("PRAGMA main.cache_size = \(Self.scanCacheSize(forFileAt: path, atLeast: cacheSize))")
         defer { try? executeScript("PRAGMA main.cache_size = \(cacheSize)") }
         try attach(target)
         do {
-            let fingerprint = try copy(into: target, db: db, progress: progress)
+            let fingerprint = try copy(into: target, progress: progress)
             try executeScript("DETACH DATABASE \(Self.exportSchema)")
             return ExportResult(fingerprint: fingerprint, sourceIsWAL: isWAL)
         } catch {
@@ -71,12 +71,12 @@ extension Connection {
     }
 
     /// Sets up the attached file, then copies in one transaction and returns the source's fingerprint.
-    private func copy(into target: ExportTarget, db: Database, progress: ProgressReporter) throws -> DatabaseFingerprint {
+    private func copy(into target: ExportTarget, progress: ProgressReporter) throws -> DatabaseFingerprint {
         let schema = Self.exportSchema
         if target.key != nil {
-            for pragma in target.options.pragmas(schema: schema) { try executeScript(pragma) }
+            for pragma in target.cipherPragmas { try executeScript(pragma) }
         }
-        let autoVacuum = try db.scalar(Int.self, "PRAGMA main.auto_vacuum") ?? 0
+        let autoVacuum = try int64("PRAGMA main.auto_vacuum") ?? 0
         // A small page cache makes the copy reach the disk as it goes, which is what progress measures.
         try executeScript("PRAGMA \(schema).auto_vacuum = \(autoVacuum); PRAGMA \(schema).cache_size = 256")
         let expected = Double(max(FileSystem.size(of: path) ?? 1, 1))
@@ -85,8 +85,8 @@ extension Connection {
             return false
         }
         defer { setProgressHandler(every: 0, nil) }
-        return try db.transaction { db in
-            let fingerprint = try DatabaseFingerprint(db)
+        return try inTransaction {
+            let fingerprint = try DatabaseFingerprint(self)
             do {
                 try executeScript("SELECT sqlcipher_export('\(schema)')")
             } catch let error as SQLiteError {

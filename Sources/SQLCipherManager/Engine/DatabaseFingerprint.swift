@@ -12,25 +12,25 @@ struct DatabaseFingerprint: Equatable, CustomStringConvertible {
     var applicationID: Int64
 
     /// Reads the fingerprint of one schema (`main`, or an attached database's name).
-    init(_ db: Database, schema name: String = "main") throws {
+    init(_ connection: Connection, schema name: String = "main") throws {
         let prefix = Self.quote(name)
         var schema: [String] = []
         var tables: [String] = []
-        try db.forEachRow(
+        try connection.forEachRow(
             "SELECT type, name, tbl_name, sql, rootpage FROM \(prefix).sqlite_master ORDER BY type, name"
         ) { row in
-            let fields = (0..<4).map { row.value($0, as: String.self) ?? "" }
+            let fields = (0..<4).map { row.text(at: $0) ?? "" }
             schema.append(fields.joined(separator: " "))
-            if fields[0] == "table", (row.value(4, as: Int64.self) ?? 0) > 0 { tables.append(fields[1]) }
+            if fields[0] == "table", row.int64(at: 4) > 0 { tables.append(fields[1]) }
         }
         var rowCounts: [String: Int64] = [:]
         for table in tables {
-            rowCounts[table] = try db.scalar(Int64.self, "SELECT count(*) FROM \(prefix).\(Self.quote(table))") ?? 0
+            rowCounts[table] = try connection.int64("SELECT count(*) FROM \(prefix).\(Self.quote(table))") ?? 0
         }
         self.schema = schema
         self.rowCounts = rowCounts
-        userVersion = try db.scalar(Int64.self, "PRAGMA \(prefix).user_version") ?? 0
-        applicationID = try db.scalar(Int64.self, "PRAGMA \(prefix).application_id") ?? 0
+        userVersion = try connection.int64("PRAGMA \(prefix).user_version") ?? 0
+        applicationID = try connection.int64("PRAGMA \(prefix).application_id") ?? 0
     }
 
     /// An SQL identifier in double quotes.

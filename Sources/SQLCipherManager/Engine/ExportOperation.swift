@@ -7,34 +7,48 @@ import Foundation
 /// with one atomic `rename` (replace) or `link` (create), recorded step by step in an
 /// ``OperationJournal`` so that a kill at any moment leaves either the old file or the new one.
 struct ExportOperation {
-    /// `rekey`, `encrypt` or `decrypt`: names the temporary file and the journal entry.
-    let operation: String
+    /// The operations built on an export; the name goes into the temporary file's name and the journal.
+    enum Kind: String, Sendable {
+        case rekey
+        case encrypt
+        case decrypt
+    }
+
+    /// Opens the verified copy on a fresh connection, keyed (`key`) or plaintext (`nil`), with
+    /// the settings the target will have; given by the layer that opens databases.
+    typealias CopyOpener = (_ path: String, _ key: SecretBytes?) throws -> Connection
+
+    /// Names the temporary file and the journal entry.
+    let kind: Kind
     /// The file the operation replaces or creates.
     let target: String
     let install: OperationJournal.Install
-    /// The copy: the temporary path, its key (`nil` = plaintext) and cipher settings.
+    /// The copy: the temporary path, its key (`nil` = plaintext) and cipher pragmas.
     let copy: ExportTarget
-    /// How the copy is opened to verify it (its cipher options, busy timeout).
-    let configuration: DatabaseConfiguration
+    /// How long a replace waits for readers to finish, in seconds (the busy timeout).
+    let busyTimeout: TimeInterval
+    /// How the copy is opened to verify it.
+    let copyOpener: CopyOpener
 
     init(
-        operation: String, target: String, install: OperationJournal.Install,
-        key: SecretBytes?, configuration: DatabaseConfiguration
+        _ kind: Kind, target: String, install: OperationJournal.Install, key: SecretBytes?,
+        cipherPragmas: [String], busyTimeout: TimeInterval, copyOpener: @escaping CopyOpener
     ) {
-        self.operation = operation
+        self.kind = kind
         // Through a symbolic link, the real file is the one replaced (the link stays a link),
         // and its journal, lock and copy sit beside it, where SQLite puts its own sidecars.
         self.target = FileSystem.resolvedPath(target)
         self.install = install
-        self.configuration = configuration
+        self.busyTimeout = busyTimeout
+        self.copyOpener = copyOpener
         let temporary = (DatabaseFile(path: self.target).directory as NSString)
-            .appendingPathComponent(Self.temporaryName(for: self.target, operation: operation))
-        copy = ExportTarget(path: temporary, key: key, options: configuration.cipher)
+            .appendingPathComponent(Self.temporaryName(for: self.target, operation: kind))
+        copy = ExportTarget(path: temporary, key: key, cipherPragmas: cipherPragmas)
     }
 
     /// `<target file name>.scm-<operation>`, in the target's folder.
-    static func temporaryName(for target: String, operation: String) -> String {
-        (target as NSString).lastPathComponent + ".scm-" + operation
+    static func temporaryName(for target: String, operation: Kind) -> String {
+        (target as NSString).lastPathComponent + ".scm-" + operation.rawValue
     }
 
     private var directory: String { DatabaseFile(path: target).directory }
@@ -58,7 +72,7 @@ struct ExportOperation {
         let reporter = ProgressReporter(progress)
         reporter(0)
         var journal = OperationJournal(
-            operation: operation, install: install, phase: .export, temporaryName: (copy.path as NSString).lastPathComponent)
+            operation: kind, install: install, phase: .export, temporaryName: (copy.path as NSString).lastPathComponent)
         try journal.write(for: target)
         var writeLock: SourceWriteLock?
         defer { writeLock?.close() }
@@ -104,7 +118,7 @@ struct ExportOperation {
     /// close would delete the new file's `-wal` by name), and when a `-journal` holds data.
     private func prepareReplacement(under writeLock: SourceWriteLock) throws {
         do {
-            try writeLock.shutOutReaders(timeout: configuration.busyTimeout)
+            try writeLock.shutOutReaders(timeout: busyTimeout)
         } catch let error as SQLiteError {
             throw DatabaseManagerError.busy(path: target, underlying: error)
         }
@@ -151,17 +165,17 @@ struct ExportOperation {
             defer { connection.close() }
             // integrity_check reads every page; with them cached, the row counts decrypt nothing.
             try connection.executeScript("PRAGMA cache_size = \(Connection.scanCacheSize(forFileAt: copy.path))")
-            let db = Database(connection: connection)
-            let check = try db.fetchAll("PRAGMA integrity_check").compactMap { $0.value(0, as: String.self) }
+            var check: [String] = []
+            try connection.forEachRow("PRAGMA integrity_check") { row in row.text(at: 0).map { check.append($0) } }
             guard check == ["ok"] else {
                 throw DatabaseManagerError.verificationFailed(
                     path: target, reason: "integrity_check: " + check.prefix(3).joined(separator: "; "))
             }
-            let found = try DatabaseFingerprint(db)
+            let found = try DatabaseFingerprint(connection)
             guard found == result.fingerprint else {
                 throw DatabaseManagerError.verificationFailed(path: target, reason: found.difference(from: result.fingerprint))
             }
-            if result.sourceIsWAL { try db.executeScript("PRAGMA journal_mode = WAL") }
+            if result.sourceIsWAL { try connection.executeScript("PRAGMA journal_mode = WAL") }
         } catch let error as DatabaseManagerError {
             if case .verificationFailed = error { throw error }
             throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
@@ -176,7 +190,7 @@ struct ExportOperation {
             throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
         }
         if copy.key != nil, isPlaintext { throw DatabaseManagerError.encryptionNotActive(path: target) }
-        return try DatabaseManager.connect(path: copy.path, mode: .readWrite, key: copy.key, configuration: configuration)
+        return try copyOpener(copy.path, copy.key)
     }
 
     // MARK: - Installing (also used by recovery)

@@ -31,8 +31,8 @@ struct OperationJournal: Equatable {
 
     static let suffix = ".scm-journal"
 
-    /// The operation's name (`rekey`, `encrypt`, `decrypt`), for diagnosis.
-    let operation: String
+    /// The operation (`rekey`, `encrypt`, `decrypt`), for diagnosis.
+    let operation: ExportOperation.Kind
     let install: Install
     var phase: Phase
     /// The temporary file's name, in the target's folder.
@@ -53,7 +53,7 @@ struct OperationJournal: Equatable {
     private static let signature = "sqlciphermanager-journal 1"
 
     var encoded: String {
-        var lines = [Self.signature, "operation=\(operation)", "install=\(install.rawValue)",
+        var lines = [Self.signature, "operation=\(operation.rawValue)", "install=\(install.rawValue)",
                      "phase=\(phase.rawValue)", "temporary=\(temporaryName)"]
         if let targetStamp { lines.append("target=\(targetStamp)") }
         if let copyDigest { lines.append("digest=\(copyDigest)") }
@@ -69,7 +69,7 @@ struct OperationJournal: Equatable {
             guard let equals = line.firstIndex(of: "=") else { return nil }
             fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
-        guard let operation = fields["operation"],
+        guard let operation = fields["operation"].flatMap(ExportOperation.Kind.init),
               let install = fields["install"].flatMap(Install.init),
               let phase = fields["phase"].flatMap(Phase.init),
               let temporaryName = fields["temporary"],
@@ -80,7 +80,7 @@ struct OperationJournal: Equatable {
         copyDigest = fields["digest"]
     }
 
-    init(operation: String, install: Install, phase: Phase, temporaryName: String, targetStamp: String? = nil) {
+    init(operation: ExportOperation.Kind, install: Install, phase: Phase, temporaryName: String, targetStamp: String? = nil) {
         self.operation = operation
         self.install = install
         self.phase = phase

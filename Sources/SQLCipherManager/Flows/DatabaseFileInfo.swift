@@ -53,7 +53,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
 
     /// Why ``DatabaseManager/open(password:)`` would refuse the file before trying a key, or
     /// `nil` when only a key can tell (the same diagnosis the open runs).
-    public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManager.diagnoseFile(path: path) }
+    public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManagerError(problemBeforeUnlockAt: path) }
 
     init(path: String) {
         let file = DatabaseFile(path: path)

@@ -35,11 +35,11 @@ extension DatabaseManager {
                 try Self.recoverInterruptedOperation(atPath: target)
                 var plaintext = configuration
                 plaintext.cipher = CipherOptions()
-                let operation = ExportOperation(
-                    operation: "decrypt", target: target, install: .create, key: nil, configuration: plaintext)
+                let operation = Self.exportOperation(
+                    .decrypt, target: target, install: .create, key: nil, configuration: plaintext)
                 try operation.run(source: db.connection, lockConnection: nil, releaseSource: {}, progress: progress)
             } catch {
-                throw Self.diagnose(error, path: target)
+                throw DatabaseManagerError(diagnosing: error, path: target)
             }
         }
     }

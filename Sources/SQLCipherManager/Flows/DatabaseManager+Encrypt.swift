@@ -72,11 +72,11 @@ extension DatabaseManager {
             switch DatabaseFile(path: source).kind() {
             case .plaintextSQLite where DatabaseFile(path: source).plaintextHeaderProblem == nil: break
             case .empty, .opaque: throw DatabaseManagerError.notPlaintextDatabase(path: source)
-            default: throw diagnoseFile(path: source) ?? DatabaseManagerError.notPlaintextDatabase(path: source)
+            default: throw DatabaseManagerError(problemBeforeUnlockAt: source) ?? DatabaseManagerError.notPlaintextDatabase(path: source)
             }
             if let version = linkedSQLCipherVersion { try configuration.cipher.validate(for: version) }
-            let operation = ExportOperation(
-                operation: "encrypt", target: destination ?? source, install: destination == nil ? .replace : .create,
+            let operation = exportOperation(
+                .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
                 key: keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
             let writable = destination == nil || FileSystem.isWritable(source)
             let connection = try connect(path: source, mode: writable ? .readWrite : .readOnly, key: nil, configuration: configuration)
@@ -88,7 +88,7 @@ extension DatabaseManager {
                 source: connection, lockConnection: destination == nil ? lockConnection : nil,
                 releaseSource: { connection.close() }, progress: progress)
         } catch {
-            throw diagnose(error, path: destination ?? source)
+            throw DatabaseManagerError(diagnosing: error, path: destination ?? source)
         }
     }
 

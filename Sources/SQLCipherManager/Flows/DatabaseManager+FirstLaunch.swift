@@ -84,13 +84,13 @@ extension DatabaseManager {
         switch kind {
         case .missing, .plaintextSQLite: return
         case .opaque:
-            if let problem = diagnoseFile(path: path) { throw problem }
+            if let problem = DatabaseManagerError(problemBeforeUnlockAt: path) { throw problem }
             throw DatabaseManagerError.keyUnavailable(
                 identifier: identifier,
                 reason: "no key is stored under it in the \(store.storeDescription), but \(path) is an encrypted "
                     + "database (a new key is never made for an existing database)")
         default:
-            throw diagnoseFile(path: path) ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
+            throw DatabaseManagerError(problemBeforeUnlockAt: path) ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
         }
     }
 

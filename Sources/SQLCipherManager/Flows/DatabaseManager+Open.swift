@@ -100,7 +100,7 @@ extension DatabaseManager {
                 (connection, derived) = try createFile(path: path, key: key)
             } else {
                 try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
-                if let fileError = Self.diagnoseFile(path: path) { throw fileError }
+                if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
                 let known = key === cachedKey ? derivedKey : nil
                 (connection, derived) = try Self.connectDeriving(
                     path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
@@ -113,9 +113,8 @@ extension DatabaseManager {
                 }
             }
         } catch {
-            let error = Self.refineUnlockFailure(
-                Self.diagnose(error, path: databasePath ?? ""), path: databasePath ?? "", cipher: configuration.cipher,
-                rawKey: key.isRawKey)
+            let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
+                path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey)
             if error.isReportable { notify(.databaseError(error)) }
             throw error
         }
@@ -124,7 +123,7 @@ extension DatabaseManager {
                 try connection.executeScript("PRAGMA journal_mode = \(mode.rawValue)")
             } catch {
                 connection.close()
-                throw Self.diagnose(error, path: databasePath ?? "")
+                throw DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
             }
         }
         database = Database(connection: connection)
@@ -161,7 +160,7 @@ extension DatabaseManager {
             try Database(connection: connection).execute("PRAGMA user_version = 0")
         } catch {
             try? removeStaging(staging)
-            throw Self.diagnose(error, path: path)
+            throw DatabaseManagerError(diagnosing: error, path: path)
         }
         do {
             guard !DatabaseFile(path: staging).isPlaintextSQLite else {
@@ -171,7 +170,7 @@ extension DatabaseManager {
             try FileSystem.link(staging, to: path)
         } catch {
             try? removeStaging(staging)
-            throw Self.diagnose(error, path: path)
+            throw DatabaseManagerError(diagnosing: error, path: path)
         }
         try? removeStaging(staging)
         try? FileSystem.sync(directory)

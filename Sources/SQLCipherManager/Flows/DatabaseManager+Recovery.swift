@@ -51,7 +51,7 @@ extension DatabaseManager {
             try OperationJournal.remove(for: target)
             return outcome
         } catch {
-            throw diagnose(error, path: path)
+            throw DatabaseManagerError(diagnosing: error, path: path)
         }
     }
 

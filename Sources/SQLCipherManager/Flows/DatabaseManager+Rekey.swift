@@ -85,15 +85,15 @@ extension DatabaseManager {
         let lockKey = derivedKey?.rawKey ?? oldKey
         do {
             siblings = try pauseSiblings(of: db.connection)
-            let operation = ExportOperation(
-                operation: "rekey", target: path, install: .replace, key: newKey, configuration: newConfiguration)
+            let operation = Self.exportOperation(
+                .rekey, target: path, install: .replace, key: newKey, configuration: newConfiguration)
             let oldConfiguration = configuration
             try operation.run(
                 source: db.connection,
                 lockConnection: { try Self.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
                 releaseSource: { closeConnection() }, progress: progress)
         } catch {
-            let error = Self.diagnose(error, path: path)
+            let error = DatabaseManagerError(diagnosing: error, path: path)
             reconnectIfClosed(path: path)
             restoreSiblings(siblings)
             notify(.rekeyFailed(error))
@@ -108,7 +108,7 @@ extension DatabaseManager {
             database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
             configureReaders()
         } catch {
-            let error = Self.diagnose(error, path: path)
+            let error = DatabaseManagerError(diagnosing: error, path: path)
             notify(.databaseError(error))
             throw error
         }

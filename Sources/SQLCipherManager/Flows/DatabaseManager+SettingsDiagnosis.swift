@@ -48,7 +48,7 @@ extension DatabaseManager {
     ) throws -> CipherSettingsDiagnosis {
         let (path, configured) = try locked { (try requirePath(), configuration) }
         guard let version = Self.linkedSQLCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
-        if let fileError = Self.diagnoseFile(path: path) { throw fileError }
+        if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let key = SecretBytes(password: password)
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]
         var tried: [CipherSettingsCandidate] = []
@@ -70,7 +70,7 @@ extension DatabaseManager {
         do {
             connection = try Connection(path: path, mode: .readOnlyImmutable)
         } catch {
-            throw diagnose(error, path: path)
+            throw DatabaseManagerError(diagnosing: error, path: path)
         }
         defer { connection.close() }
         do {
@@ -85,7 +85,7 @@ extension DatabaseManager {
             // journal mode only after page 1 decrypted; with a page HMAC that proves the key.
             return options.resolved(for: version).usesHMAC == true
         } catch {
-            throw diagnose(error, path: path)
+            throw DatabaseManagerError(diagnosing: error, path: path)
         }
     }
 }

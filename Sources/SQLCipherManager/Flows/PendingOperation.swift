@@ -48,7 +48,7 @@ public struct PendingOperation: Sendable, Equatable {
                 isRunning = true
                 return
             }
-            kind = Kind(rawValue: journal.operation) ?? .unknown
+            kind = Kind(rawValue: journal.operation.rawValue) ?? .unknown
             phase = journal.phase == .install ? .verified : .copying
         } catch {
             kind = .unknown

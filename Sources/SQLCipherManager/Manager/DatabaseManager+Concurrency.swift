@@ -58,7 +58,7 @@ extension DatabaseManager {
                 ?? db.transaction(.deferred, body))
         } catch let error as SQLiteError {
             if lease.connection.fileWasReplaced { throw DatabaseManagerError.databaseReplaced(path: lease.connection.path) }
-            throw Self.translateQueryError(error, path: lease.connection.path)
+            throw DatabaseManagerError.translatingQueryError(error, path: lease.connection.path)
         }
     }
 

@@ -20,7 +20,7 @@ extension DatabaseManager {
                 return try body(db)
             } catch let error as SQLiteError {
                 if let replaced = replacementError(of: db) { throw replaced }
-                throw Self.translateQueryError(error, path: databasePath ?? "")
+                throw DatabaseManagerError.translatingQueryError(error, path: databasePath ?? "")
             }
         }
     }

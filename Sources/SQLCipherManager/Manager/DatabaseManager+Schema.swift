@@ -34,7 +34,7 @@ extension DatabaseManager {
                 try runMigrator(migrator, on: db, from: found)
                 notify(.didMigrate(from: found, to: target))
             } catch {
-                let error = Self.diagnose(error, path: databasePath ?? "")
+                let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
                 notify(.databaseError(error))
                 throw error
             }

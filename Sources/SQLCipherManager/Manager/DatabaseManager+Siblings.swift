@@ -84,7 +84,7 @@ extension DatabaseManager {
                 sibling.configureReaders()
                 sibling.notify(.didRekey)
             } catch {
-                let error = Self.diagnose(error, path: path)
+                let error = DatabaseManagerError(diagnosing: error, path: path)
                 sibling.notify(.databaseError(error))
             }
         }

@@ -74,7 +74,7 @@ extension DatabaseManager {
                 }
                 try probe.copyMainFile(to: copy)
             } catch {
-                throw diagnose(error, path: scratch)
+                throw DatabaseManagerError(diagnosing: error, path: scratch)
             }
             probe.unlockMainFile()
             try candidate.verifyReplay(copy, of: path, sidecar: sidecar)
@@ -137,7 +137,7 @@ extension DatabaseManager {
             do {
                 try verify(copy, mode: .readWrite, thorough: true)
             } catch {
-                switch DatabaseManager.diagnose(error, path: copy) {
+                switch DatabaseManagerError(diagnosing: error, path: copy) {
                 case .incorrectPasswordOrSettings, .notADatabase, .corrupt: break
                 case let other: throw other
                 }

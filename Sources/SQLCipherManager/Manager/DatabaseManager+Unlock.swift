@@ -1,0 +1,89 @@
+import Foundation
+
+// MARK: - Opening and unlocking connections
+
+/// The one place connections are opened and unlocked for the manager, its flows and the
+/// export engine's verification (through ``exportOperation(_:target:install:key:configuration:)``).
+
+extension DatabaseManager {
+    /// Opens `path` and unlocks it: `sqlite3_open_v2`, the SQLCipher link check
+    /// (`PRAGMA cipher_version`), `sqlite3_key`, the cipher pragmas, then a read of
+    /// `sqlite_master` that proves the key. Any failure closes the connection and is diagnosed.
+    ///
+    /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
+    /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
+    /// Before SQLite may replay a `-journal` or `-wal` into the real file,
+    /// ``checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
+    static func connect(
+        path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
+    ) throws -> Connection {
+        do {
+            try checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
+        } catch {
+            throw DatabaseManagerError(diagnosing: error, path: path)
+        }
+        return try unlockedConnection(path: path, mode: mode, key: key, configuration: configuration)
+    }
+
+    /// `connect` without the sidecar check: open, key, cipher pragmas, the read that proves the key.
+    static func unlockedConnection(
+        path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
+    ) throws -> Connection {
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, mode: mode)
+        } catch {
+            throw DatabaseManagerError(diagnosing: error, path: path)
+        }
+        do {
+            try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
+            let version = try linkedVersion(of: connection)
+            if let key {
+                try configuration.cipher.validate(for: version)
+                try key.withBytes { try connection.key($0) }
+                for pragma in configuration.cipher.pragmas() {
+                    try connection.executeScript(pragma)
+                }
+            }
+            try connection.executeScript("SELECT count(*) FROM sqlite_master")
+            try connection.executeScript("PRAGMA temp_store = MEMORY")
+            if configuration.foreignKeys { try connection.executeScript("PRAGMA foreign_keys = ON") }
+            return connection
+        } catch {
+            connection.close()
+            throw DatabaseManagerError(diagnosing: error, path: path)
+        }
+    }
+
+    /// The SQLCipher version a connection runs, or ``DatabaseManagerError/sqlcipherNotLinked``.
+    static func linkedVersion(of connection: Connection) throws -> SQLCipherVersion {
+        let text = try connection.text("PRAGMA cipher_version")
+        guard let text, !text.isEmpty else { throw DatabaseManagerError.sqlcipherNotLinked }
+        guard let version = SQLCipherVersion(parsing: text) else { throw DatabaseManagerError.sqlcipherNotLinked }
+        return version
+    }
+
+    /// After an unlock: the file must hold a whole number of pages and at least as many pages as
+    /// page 1 announces, or it was truncated.
+    static func checkFileLength(_ connection: Connection, path: String) throws {
+        let pageSize = try connection.int64("PRAGMA page_size") ?? 0
+        let pageCount = try connection.int64("PRAGMA page_count") ?? 0
+        guard let size = DatabaseFile(path: path).size, pageSize > 0 else { return }
+        // In WAL mode the pages not yet checkpointed live in the -wal (for example after a crash),
+        // so page_count may exceed what the main file holds.
+        let inWAL = try connection.text("PRAGMA journal_mode") == "wal"
+        if size % pageSize != 0 || (!inWAL && size < pageCount * pageSize) {
+            throw DatabaseManagerError.corrupt(path: path, underlying: SQLiteError(
+                extendedCode: .corrupt,
+                message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))
+        }
+    }
+
+    /// The page size a key is tried with: the option, else the one `cipher_compatibility`
+    /// implies, else the linked SQLCipher's default (4096 from 4.0, 1024 before).
+    static func expectedPageSize(_ cipher: CipherOptions) -> Int {
+        if let pageSize = cipher.pageSize { return pageSize }
+        if let compatibility = cipher.compatibility { return compatibility >= 4 ? 4096 : 1024 }
+        return (linkedSQLCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
+    }
+}

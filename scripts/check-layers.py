@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Fails when a lower layer of Sources/SQLCipherManager refers to an upper layer (ARCHITECTURE.md).
+
+Each folder is a layer. A Swift file may refer to the types of its own layer, of the layers
+below it, and of Errors/ (the shared error types); Errors/ itself may refer only to the bottom
+layer. Two kinds of reference are checked, in code (comments and string literals are skipped):
+
+- a type: any top-level `struct`, `class`, `enum`, `protocol`, `actor` or `typealias` name
+  declared in a folder the file may not use (nested types count through their outer name,
+  as in `FileSystem.Failure`);
+- a member that an upper layer adds in an `extension` (say `DatabaseManager.connect`, declared
+  in Manager/): its name used in a lower layer, when no other declaration in the module has
+  that name (so a common name such as `close` is never guessed at).
+
+A folder missing from LAYERS fails the check too, so a new folder has to be placed.
+
+Usage: scripts/check-layers.py [source folder]   (default Sources/SQLCipherManager)
+"""
+import os
+import re
+import sys
+
+# Bottom first. A folder may use its own row and every row above it in this list.
+LAYERS = [
+    ["SQLite", "FileSystem", "Crypto"],
+    ["Keys"],
+    ["KeySlots"],
+    ["Engine"],
+    ["Query"],
+    ["Migration"],
+    ["Manager"],
+    ["Flows"],
+    ["Deprecated"],
+]
+# Usable from every layer; may itself use only LAYERS[0].
+SHARED = "Errors"
+
+# (folder that refers, name it refers to): why that one reference is accepted. Keep it empty
+# where possible; every entry says why.
+ALLOWED = {
+}
+
+DECLARATION = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|open|indirect)\s+)*"
+    r"(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)", re.M)
+EXTENSION = re.compile(r"^(?:(?:public|internal|private|fileprivate|package)\s+)*extension\s+([\w.]+)", re.M)
+MEMBER = re.compile(
+    r"^\s+(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|static|final|override|"
+    r"mutating|nonisolated|convenience|required|lazy)\s+)*(?:func|var|let)\s+(\w+)", re.M)
+ANY_DECLARATION = re.compile(r"\b(?:func|var|let|case|struct|class|enum|protocol|actor|typealias)\s+(\w+)")
+
+
+def strip(source):
+    """The code without comments and with every string literal emptied."""
+    out, i, n = [], 0, len(source)
+    while i < n:
+        if source.startswith("//", i):
+            j = source.find("\n", i)
+            i = n if j < 0 else j
+        elif source.startswith("/*", i):
+            j = source.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif source.startswith('"""', i):
+            j = source.find('"""', i + 3)
+            out.append('""')
+            i = n if j < 0 else j + 3
+        elif source[i] == '"':
+            j = i + 1
+            while j < n and source[j] not in '"\n':
+                j += 2 if source[j] == "\\" else 1
+            out.append('""')
+            i = j + 1
+        else:
+            out.append(source[i])
+            i += 1
+    return "".join(out)
+
+
+def extension_members(code):
+    """Names declared one level inside each top-level `extension` block."""
+    names = set()
+    for match in EXTENSION.finditer(code):
+        start = code.find("{", match.end())
+        depth, i = 0, start
+        while i < len(code):
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        body = code[start + 1:i]
+        # Only members at depth 1 of the extension: blank out nested braces' contents.
+        flat, depth = [], 0
+        for char in body:
+            if char == "}":
+                depth -= 1
+            flat.append(char if depth == 0 else (" " if char != "\n" else "\n"))
+            if char == "{":
+                depth += 1
+        names.update(MEMBER.findall("".join(flat)))
+    return names
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "Sources/SQLCipherManager"
+    rank = {folder: row for row, folders in enumerate(LAYERS) for folder in folders}
+    rank[SHARED] = -1
+    files, problems = {}, []
+    for folder in sorted(os.listdir(root)):
+        path = os.path.join(root, folder)
+        if not os.path.isdir(path) or folder.endswith(".docc"):
+            continue
+        if folder not in rank:
+            problems.append(f"{path}: a folder that is in no layer; add it to LAYERS in {sys.argv[0]} and ARCHITECTURE.md")
+            continue
+        for directory, _, names in os.walk(path):
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                        files[os.path.join(directory, name)] = (folder, strip(handle.read()))
+    for path in sorted(os.listdir(root)):
+        if path.endswith(".swift"):
+            problems.append(f"{root}/{path}: a source file outside the layer folders")
+
+    types, members, declared = {}, {}, {}
+    for folder, code in files.values():
+        for name in DECLARATION.findall(code):
+            types[name] = folder
+        for name in extension_members(code):
+            members.setdefault(name, set()).add(folder)
+        for name in ANY_DECLARATION.findall(code):
+            declared[name] = declared.get(name, 0) + 1
+    # A member name counts only when it is declared once in the whole module.
+    members = {name: folders.pop() for name, folders in members.items() if declared.get(name) == 1 and len(folders) == 1}
+
+    def may_use(user, owner):
+        if owner == user or owner == SHARED:
+            return True
+        if user == SHARED:
+            return rank[owner] == 0
+        return rank[owner] <= rank[user]
+
+    for path, (folder, code) in sorted(files.items()):
+        for lineno, line in enumerate(code.split("\n"), 1):
+            for word in set(re.findall(r"\b[A-Za-z_]\w*\b", line)):
+                owner = types.get(word) or members.get(word)
+                if owner is None or may_use(folder, owner) or (folder, word) in ALLOWED:
+                    continue
+                kind = "type" if word in types else "member"
+                problems.append(f"{path}:{lineno}: {folder}/ uses {owner}/'s {kind} {word}, a layer above it")
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check-layers: {len(problems)} references against the layer order (see ARCHITECTURE.md)")
+        return 1
+    print(f"check-layers: {len(files)} files, every reference points down the layers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

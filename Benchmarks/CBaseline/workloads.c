@@ -7,8 +7,6 @@
 #include <string.h>
 #include "rows.h"
 
-struct cb_db { sqlite3 *handle; };
-
 // MARK: - Open and close
 
 static int cb_pragma(sqlite3 *db, const char *name, int value) {
@@ -53,7 +51,8 @@ int cb_create_table(cb_db *db) {
 
 // MARK: - Insert
 
-static int cb_bind_row(sqlite3_stmt *stmt, int64_t row) {
+static int cb_bind_row(sqlite3_stmt *stmt, int64_t row, void *context) {
+    (void)context;
     int rc = sqlite3_bind_int64(stmt, 1, row);
     for (int field = 0; field < 4 && rc == SQLITE_OK; field++) {
         int length = 0;
@@ -66,30 +65,35 @@ static int cb_bind_row(sqlite3_stmt *stmt, int64_t row) {
     return rc;
 }
 
-int cb_insert(cb_db *db, int rows) {
-    cb_rows_prepare();  // no-op after cb_create_table
+int cb_insert_rows(cb_db *db, int rows, cb_row_binder bind, void *context) {
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_exec(db->handle, "BEGIN TRANSACTION", NULL, NULL, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(db->handle, CB_INSERT_SQL, -1, &stmt, NULL);
     for (int64_t row = 1; row <= rows && rc == SQLITE_OK; row++) {
-        rc = cb_bind_row(stmt, row);
+        rc = bind(stmt, row, context);
         if (rc == SQLITE_OK) rc = sqlite3_step(stmt) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(stmt);
     }
     sqlite3_finalize(stmt);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db->handle, "COMMIT TRANSACTION", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        fprintf(stderr, "cb_insert: %s\n", sqlite3_errmsg(db->handle));
+        fprintf(stderr, "insert: %s\n", sqlite3_errmsg(db->handle));
         sqlite3_exec(db->handle, "ROLLBACK", NULL, NULL, NULL);
     }
     return rc;
 }
 
+int cb_insert(cb_db *db, int rows) {
+    cb_rows_prepare();  // no-op after cb_create_table
+    return cb_insert_rows(db, rows, cb_bind_row, NULL);
+}
+
 // MARK: - Reading
 
-// Reads the 8 columns of the current row, copying each text out as a consumer must before the
-// next step, and folds them into the checksum.
-static int64_t cb_read_row(sqlite3_stmt *stmt, char scratch[4][256]) {
+// Reads the 8 columns of the current row, copying each text out into `context` (a scratch
+// char[4][256]) as a consumer must before the next step, and folds them into the checksum.
+static int64_t cb_read_row(sqlite3_stmt *stmt, void *context) {
+    char (*scratch)[256] = context;
     int64_t sum = sqlite3_column_int64(stmt, 0);
     for (int field = 0; field < 4; field++) {
         const unsigned char *text = sqlite3_column_text(stmt, 1 + field);
@@ -102,31 +106,39 @@ static int64_t cb_read_row(sqlite3_stmt *stmt, char scratch[4][256]) {
     return sum;
 }
 
-int64_t cb_read_all(cb_db *db) {
-    static char scratch[4][256];
+int64_t cb_read_rows(cb_db *db, cb_row_reader read, void *context) {
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(db->handle, CB_SELECT_ALL_SQL, -1, &stmt, NULL) != SQLITE_OK) return -1;
     int64_t sum = 0;
     int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) sum += cb_read_row(stmt, scratch);
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) sum += read(stmt, context);
     sqlite3_finalize(stmt);
     return rc == SQLITE_DONE ? sum : -1;
 }
 
-int64_t cb_lookups(cb_db *db, const int64_t *ids, int count) {
-    static char scratch[4][256];
+int64_t cb_lookup_rows(cb_db *db, const int64_t *ids, int count, cb_row_reader read, void *context) {
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(db->handle, CB_LOOKUP_SQL, -1, &stmt, NULL) != SQLITE_OK) return -1;
     int64_t sum = 0;
     for (int i = 0; i < count; i++) {
         if (sqlite3_bind_int64(stmt, 1, ids[i]) != SQLITE_OK) { sum = -1; break; }
         int rc = sqlite3_step(stmt);
-        if (rc == SQLITE_ROW) sum += cb_read_row(stmt, scratch);
+        if (rc == SQLITE_ROW) sum += read(stmt, context);
         else if (rc != SQLITE_DONE) { sum = -1; break; }
         sqlite3_reset(stmt);
     }
     sqlite3_finalize(stmt);
     return sum;
+}
+
+int64_t cb_read_all(cb_db *db) {
+    static char scratch[4][256];
+    return cb_read_rows(db, cb_read_row, scratch);
+}
+
+int64_t cb_lookups(cb_db *db, const int64_t *ids, int count) {
+    static char scratch[4][256];
+    return cb_lookup_rows(db, ids, count, cb_read_row, scratch);
 }
 
 int cb_exec(cb_db *db, const char *sql) {

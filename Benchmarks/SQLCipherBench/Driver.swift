@@ -66,12 +66,13 @@ final class Driver {
         progress("building fixtures")
         for job in jobs {
             switch job.workload {
-            case .insert, .insertPrepared, .create: continue
+            case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .create: continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
-                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .lookupsInRead:
+                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .lookupsInRead,
+                 .readLengths, .lookupsPreparedInRead:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

@@ -30,6 +30,14 @@ struct Job: Hashable, Sendable {
         case create
         /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
         case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
+        /// The seed's insert (issue 12): each row's texts formatted per row (Swift string
+        /// interpolation; C `snprintf`), through `db.execute(sql, values…)` or `prepare` + `execute`.
+        case insertFormatted = "insert-formatted", insertFormattedPrepared = "insert-formatted-prepared"
+        /// Every row read `count` times (0 = once) through `forEachRowView`, texts taken as UTF-8
+        /// byte counts in place (`withUTF8`), no copy: the same work as C's `sqlite3_column_bytes`.
+        case readLengths = "read-lengths"
+        /// Random PK lookups through one `PreparedStatement` inside one `read { }` (C: one transaction).
+        case lookupsPreparedInRead = "lookups-prepared-in-read"
     }
 
     enum Implementation: String, Sendable {
@@ -39,17 +47,23 @@ struct Job: Hashable, Sendable {
         case c
         /// Raw C on the same library, no key (plaintext).
         case plain
+        /// Raw C, encrypted, doing the seed's work (issue 12): texts formatted per row with
+        /// `snprintf` when inserting, read with `sqlite3_column_bytes` only (no copy).
+        case cSeed = "c-seed"
     }
 
     var workload: Workload
     var implementation: Implementation
     var rows: Int
-    /// Lookups to run (the lookups workload only).
+    /// Lookups to run (the lookups workloads), or passes over the table (the read workloads; 0 = one).
     var count: Int = 0
     /// `cipher_page_size` / `page_size`; 0 = the library default.
     var pageSize: Int = 0
     /// `PRAGMA cache_size`; 0 = the library default.
     var cacheSize: Int = 0
+
+    /// Full passes over the table for the read workloads.
+    var passes: Int { Swift.max(1, count) }
 
     // MARK: - Command line
 

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [api, migration, settings, diagnosis, sidecars, keySlots, concurrency] }
+    var sections: [Section] { [seed, api, migration, settings, diagnosis, sidecars, keySlots, concurrency] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {

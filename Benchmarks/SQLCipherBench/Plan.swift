@@ -42,6 +42,8 @@ struct Comparison {
     var jobs: [Job]
     /// The highest acceptable `jobs[0] ÷ jobs[1]` median ratio, if any.
     var target: Double?
+    /// The `seed` section's columns (issue 12): old and new baselines, GRDB's quoted ratio.
+    var seed: SeedColumns? = nil
 }
 
 /// A titled table of comparisons and its column labels.

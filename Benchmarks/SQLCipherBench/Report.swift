@@ -31,6 +31,9 @@ enum Report {
     /// Prints a section; returns `false` when the implementations' checksums disagree.
     static func table(_ section: Section, samples: [Job: Samples], instructions: Bool) -> Bool {
         print("\n## \(section.title)\n")
+        if section.comparisons.contains(where: { $0.seed != nil }) {
+            return seedTable(section, samples: samples, instructions: instructions)
+        }
         let third = section.labels.count > 2 ? section.labels[2] : nil
         let unit = instructions ? "M instr" : "ms"
         var head = ["workload", "\(section.labels[0]) \(unit)", "\(section.labels[1]) \(unit)", "ratio", "target"]
@@ -45,13 +48,18 @@ enum Report {
             consistent = consistent && ok
             print("| " + cells.joined(separator: " | ") + " |")
         }
+        failures(section, samples: samples)
+        return consistent
+    }
+
+    /// Lists the jobs of `section` that failed (and prints the real failures on stderr too).
+    static func failures(_ section: Section, samples: [Job: Samples]) {
         for (job, sample) in samples.sorted(by: { $0.key.arguments.joined() < $1.key.arguments.joined() })
         where sample.failure != nil && section.comparisons.contains(where: { $0.jobs.contains(job) }) {
             let line = "- `\(job.arguments.joined(separator: " "))`: \(sample.failure ?? "")"
             print("\n" + line)
             if !sample.isUnavailable { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        return consistent
     }
 
     private static func cells(

@@ -28,6 +28,21 @@ struct Rows {
         pool[field][(row * (2 * field + 3) + field) % poolSize]
     }
 
+    /// The text of `field` for `row`, formatted per row with string interpolation, as an
+    /// application builds its values: the same bytes as the pool entry (`cb_format_text`).
+    static func formattedText(_ row: Int, _ field: Int) -> String {
+        let k = (row * (2 * field + 3) + field) % 1024
+        let length = 12 + (k * 37 + field * 11) % 40
+        // "f<field>k<k>:" is 4 characters plus the digits of k.
+        let prefix = 5 + (k >= 10 ? 1 : 0) + (k >= 100 ? 1 : 0) + (k >= 1000 ? 1 : 0)
+        let utf8 = letters.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: (k + prefix) % 26)
+        return "f\(field)k\(k):\(letters[start..<utf8.index(start, offsetBy: length - prefix)])"
+    }
+
+    /// 78 letters: every rotation of the alphabet is followed by at least 52 (as in `Benchmarks/CBaseline/seed.c`).
+    private static let letters = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"
+
     static func int1(_ row: Int) -> Int64 { Int64((row * 7919) % 100_000) }
     static func int2(_ row: Int) -> Int64 { Int64(row % 13) }
     static func real(_ row: Int) -> Double { Double(row) * 0.25 }

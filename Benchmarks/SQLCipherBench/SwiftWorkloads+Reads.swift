@@ -4,6 +4,21 @@ import SQLCipherManager
 // MARK: - Read workloads
 
 extension SwiftWorkloads {
+    /// A read workload, `job.passes` full passes over the fixture on one open manager.
+    func read() throws -> Measured {
+        let passes = job.passes
+        let pass: (DatabaseManager) throws -> Int64 = switch job.workload {
+        case .readView: Self.readView
+        case .readBytes: Self.readBytes
+        case .fetchAll: Self.fetchAll
+        case .readLengths: Self.readLengths
+        default: Self.readAll
+        }
+        return try onFixture { manager in
+            try Measured.time { try (0..<passes).reduce(0) { sum, _ in sum + (try pass(manager)) } }
+        }
+    }
+
     static func readAll(_ manager: DatabaseManager) throws -> Int64 {
         var sum: Int64 = 0
         try manager.withDatabase { db in
@@ -47,6 +62,19 @@ extension SwiftWorkloads {
                         return Int64(bytes.count)
                     }
                 }
+            }
+        }
+        return sum
+    }
+
+    /// Texts taken as UTF-8 byte counts in place (`withUTF8`), no copy: the work of the seed's C
+    /// baseline (`sqlite3_column_bytes` only).
+    static func readLengths(_ manager: DatabaseManager) throws -> Int64 {
+        var sum: Int64 = 0
+        try manager.withDatabase { db in
+            try db.forEachRowView(Rows.selectAllSQL) { row in
+                sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                for column in 1...4 { sum += row.withUTF8(column) { Int64($0.count) } }
             }
         }
         return sum

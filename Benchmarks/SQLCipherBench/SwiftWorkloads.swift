@@ -14,15 +14,12 @@ struct SwiftWorkloads {
 
     func run() throws -> Measured {
         switch job.workload {
-        case .insert: return try insert(prepared: false)
-        case .insertPrepared: return try insert(prepared: true)
-        case .readView: return try onFixture { manager in try Measured.time { try Self.readView(manager) } }
-        case .readBytes: return try onFixture { manager in try Measured.time { try Self.readBytes(manager) } }
+        case .insert: return try insert(prepared: false, formatted: false)
+        case .insertPrepared: return try insert(prepared: true, formatted: false)
+        case .readView, .readBytes, .readAll, .fetchAll, .readLengths: return try read()
         case .lookupsPrepared:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsPrepared(manager, ids) } }
-        case .readAll: return try onFixture { manager in try Measured.time { try Self.readAll(manager) } }
-        case .fetchAll: return try onFixture { manager in try Measured.time { try Self.fetchAll(manager) } }
         case .lookups:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookups(manager, ids) } }
@@ -40,6 +37,11 @@ struct SwiftWorkloads {
         case .lookupsInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsInRead(manager, ids) } }
+        case .lookupsPreparedInRead:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { manager in try Measured.time { try Self.lookupsPreparedInRead(manager, ids) } }
+        case .insertFormatted: return try insert(prepared: false, formatted: true)
+        case .insertFormattedPrepared: return try insert(prepared: true, formatted: true)
         case .create: return try createDatabase()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
@@ -49,7 +51,7 @@ struct SwiftWorkloads {
 
     // MARK: - Insert
 
-    private func insert(prepared: Bool) throws -> Measured {
+    private func insert(prepared: Bool, formatted: Bool) throws -> Measured {
         let url = fixtures.scratch("insert")
         Fixtures.remove(url.path)
         defer { Fixtures.remove(url.path) }
@@ -60,7 +62,12 @@ struct SwiftWorkloads {
         try applyCacheSize(manager)
         var measured = try Measured.time {
             try manager.transaction { db in
-                prepared ? try Self.insertPrepared(db, rows: rows, count: job.rows) : try Self.insert(db, rows: rows, count: job.rows)
+                switch (prepared, formatted) {
+                case (false, false): try Self.insert(db, rows: rows, count: job.rows)
+                case (true, false): try Self.insertPrepared(db, rows: rows, count: job.rows)
+                case (false, true): try Self.insertFormatted(db, count: job.rows)
+                case (true, true): try Self.insertFormattedPrepared(db, count: job.rows)
+                }
             }
             return 0
         }
@@ -121,7 +128,7 @@ struct SwiftWorkloads {
 
     // MARK: - Helpers
 
-    private func onFixture(_ body: (DatabaseManager) throws -> Measured) throws -> Measured {
+    func onFixture(_ body: (DatabaseManager) throws -> Measured) throws -> Measured {
         let url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
         let manager = DatabaseManager(url: url, configuration: configuration)
         try manager.open(password: Fixtures.password)

@@ -59,6 +59,28 @@ int cb_pool_text(int field, int k, char *buffer, int capacity);
 /// The number of entries in each field's text pool.
 int cb_pool_size(void);
 
+// MARK: - The seed's work (issue 12)
+
+/// Writes the text of field `field` (0...3) of row `row` into `buffer` with one snprintf
+/// ("f<field>k<k>:" and letters: the same bytes as the pool entry the older baseline takes).
+/// Returns its length.
+int cb_format_text(int64_t row, int field, char *buffer, int capacity);
+
+/// Inserts rows 1...rows in one transaction with one prepared statement, formatting each row's
+/// texts with snprintf as it goes (cb_format_text). 0 on success.
+int cb_insert_formatted(cb_db *db, int rows);
+
+/// Reads every row of `bench` `passes` times, taking each text's length with
+/// sqlite3_column_bytes only (no copy). The same checksum as cb_read_all × passes, or -1.
+int64_t cb_read_lengths(cb_db *db, int passes);
+
+/// cb_lookups with texts taken by sqlite3_column_bytes only (no copy).
+int64_t cb_lookup_lengths(cb_db *db, const int64_t *ids, int count);
+
+/// A hash of every value of every row (texts byte by byte) in id order, or -1: two files with
+/// the same checksum hold the same rows.
+int64_t cb_content_checksum(cb_db *db);
+
 /// Starts or stops callgrind's instruction counting (a no-op outside valgrind).
 void cb_measure_toggle(void);
 

@@ -1,0 +1,38 @@
+import Foundation
+import SQLCipherManager
+
+// MARK: - The seed's workloads (issue 12)
+
+extension SwiftWorkloads {
+    /// The seed's insert through the convenience API: each row's texts formatted per row with
+    /// string interpolation (`Rows.formattedText`), then `db.execute(sql, values…)`.
+    static func insertFormatted(_ db: Database, count: Int) throws {
+        for row in 1...count {
+            try db.execute(
+                Rows.insertSQL, row, Rows.formattedText(row, 0), Rows.formattedText(row, 1),
+                Rows.formattedText(row, 2), Rows.formattedText(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
+        }
+    }
+
+    /// The seed's insert through one `PreparedStatement`: texts formatted per row, `execute(values…)`.
+    static func insertFormattedPrepared(_ db: Database, count: Int) throws {
+        let insert = try db.prepare(Rows.insertSQL)
+        for row in 1...count {
+            try insert.execute(
+                row, Rows.formattedText(row, 0), Rows.formattedText(row, 1), Rows.formattedText(row, 2),
+                Rows.formattedText(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row))
+        }
+    }
+
+    /// Lookups through one `PreparedStatement` inside one `read { }`, each row read in place.
+    static func lookupsPreparedInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        try manager.read { db in
+            let lookup = try db.prepare(Rows.lookupSQL)
+            var sum: Int64 = 0
+            for id in ids {
+                try lookup.forEachRow(id) { row in sum += checksum(row) }
+            }
+            return sum
+        }
+    }
+}

@@ -85,7 +85,7 @@ extension SwiftWorkloads {
         try manager.withDatabase { db in
             let lookup = try db.prepare(Rows.lookupSQL)
             for id in ids {
-                try lookup.forEachRow(id) { row in sum += checksum(row) }
+                try lookup.forEachRowView(id) { row in sum += checksum(row) }
             }
         }
         return sum
@@ -95,7 +95,7 @@ extension SwiftWorkloads {
     static func checksum(_ row: RowView) -> Int64 {
         var sum = row.int64(0)
         for column in 1...4 {
-            if let text = row.string(column) { sum += Int64(text.utf8.count) }
+            if let text = row.text(column) { sum += Int64(text.utf8.count) }
         }
         return sum + row.int64(5) + row.int64(6) + Int64(row.double(7))
     }

@@ -29,7 +29,7 @@ import Testing
         #expect(isClosedMisuse { try db.forEachRowView("SELECT x FROM t") { _ in } })
         #expect(isClosedMisuse { try db.forEachStatement(in: "SELECT 1") { _ in } })
         #expect(isClosedMisuse { _ = try db.prepare("SELECT 1") })
-        #expect(isClosedMisuse { _ = try db.schemaVersion() })
+        #expect(isClosedMisuse { _ = try db.schemaVersion })
         #expect(isClosedMisuse { try db.setSchemaVersion(3) })
         #expect(isClosedMisuse { try db.transaction { _ in } })
         #expect(db.changes == 0)

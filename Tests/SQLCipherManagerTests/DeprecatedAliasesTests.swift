@@ -17,6 +17,10 @@ protocol AliasCheck {
     @Test func rekeyAndPasswordSpellings() throws {
         try (RekeyAliases() as any AliasCheck).run(in: TemporaryDirectory())
     }
+
+    @Test func rowSpellings() throws {
+        try (RowAliases() as any AliasCheck).run(in: TemporaryDirectory())
+    }
 }
 
 struct FolderAliases: AliasCheck {
@@ -53,5 +57,23 @@ struct RekeyAliases: AliasCheck {
         manager.close()
         try manager.open(key: key)
         #expect(try manager.scalar(Int.self, "SELECT x FROM t") == 1)
+    }
+}
+
+struct RowAliases: AliasCheck {
+    @available(*, deprecated)
+    func run(in dir: TemporaryDirectory) throws {
+        let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER, title TEXT)")
+        try manager.execute("INSERT INTO t VALUES (1, 'one'), (2, NULL)")
+        try manager.withDatabase { db in
+            var titles: [String?] = []
+            try db.prepare("SELECT title FROM t WHERE id >= ? ORDER BY id").forEachRow(1) { titles.append($0.string(0)) }
+            #expect(titles == ["one", nil])
+            var ids: [Int64] = []
+            try db.forEachStatement(in: "SELECT id FROM t ORDER BY id") { statement in
+                try statement.forEachRow { ids.append($0.int64(0)) }
+            }
+            #expect(ids == [1, 2])
+        }
     }
 }

@@ -37,14 +37,14 @@ import Testing
                 #expect(row.count == 5)
                 #expect(row.columnNames == ["id", "a", "b", "c", "d"])
                 if row.int64(0) == 1 {
-                    #expect(row.string(1) == "héllo")
+                    #expect(row.text(1) == "héllo")
                     #expect(row.int64(2) == 42)
                     #expect(row.double(3) == 2.5)
                     #expect(row[4] == .blob(Data([0, 255])))
                     #expect(row.value(2, as: Int.self) == 42)
                     #expect(row.withUTF8(1) { Array($0) } == Array("héllo".utf8))
                 } else {
-                    #expect(row.isNull(1) && row.string(1) == nil)
+                    #expect(row.isNull(1) && row.text(1) == nil)
                     #expect(row.withUTF8(1) { $0.count } == 0)
                     #expect(row.int64(2) == 0 && row.value(2, as: Int?.self) == .some(nil))
                 }
@@ -63,7 +63,7 @@ import Testing
             let lookup = try db.prepare("SELECT b FROM t WHERE id = ?")
             var values: [Int64] = []
             for id in [3, 1, 2, 9] {
-                try lookup.forEachRow(id) { row in values.append(row.int64(0)) }
+                try lookup.forEachRowView(id) { row in values.append(row.int64(0)) }
             }
             #expect(values == [30, 10, 20])
             #expect(try lookup.fetchOne(2)?.value(0, as: Int.self) == 20)
@@ -101,9 +101,9 @@ import Testing
         try manager.withDatabase { db in
             #expect(throws: Stop.self) { try db.forEachRowView("SELECT id FROM t") { _ in throw Stop() } }
             let all = try db.prepare("SELECT id FROM t")
-            #expect(throws: Stop.self) { try all.forEachRow { _ in throw Stop() } }
+            #expect(throws: Stop.self) { try all.forEachRowView { _ in throw Stop() } }
             var count = 0
-            try all.forEachRow { _ in count += 1 }
+            try all.forEachRowView { _ in count += 1 }
             #expect(count == 2)
             statement = all
         }

@@ -17,7 +17,7 @@ import Testing
         try manager.withDatabase { db in
             try db.forEachStatement(in: script) { statement in
                 var rows: [Row] = []
-                try statement.forEachRow { rows.append($0.row) }
+                try statement.forEachRowView { rows.append($0.row) }
                 results.append((statement.sql, statement.columnNames, rows))
             }
         }
@@ -100,12 +100,12 @@ import Testing
         var kept: ScriptStatement?
         try manager.withDatabase { db in
             try db.forEachStatement(in: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") { statement in
-                try statement.forEachRow { _ in }
-                #expect(misuse { try statement.forEachRow { _ in } })
+                try statement.forEachRowView { _ in }
+                #expect(misuse { try statement.forEachRowView { _ in } })
                 kept = statement
             }
         }
-        #expect(misuse { try kept?.forEachRow { _ in } })
+        #expect(misuse { try kept?.forEachRowView { _ in } })
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
     }
 
@@ -151,7 +151,7 @@ import Testing
         #expect(throws: TestFailure.self) {
             try reader.withDatabase { db in
                 try db.forEachStatement(in: "SELECT x FROM t; DELETE FROM t") { statement in
-                    try statement.forEachRow { _ in throw TestFailure() }
+                    try statement.forEachRowView { _ in throw TestFailure() }
                 }
             }
         }

@@ -3,7 +3,7 @@
 extension DatabaseManager {
     /// The schema version stored in the file: `PRAGMA user_version` (the original's `schemaVersion`).
     public var schemaVersion: Int {
-        get throws { try withDatabase { try $0.schemaVersion() } }
+        get throws { try withDatabase { try $0.schemaVersion } }
     }
 
     /// Sets the schema version: `PRAGMA user_version = N`.
@@ -25,7 +25,7 @@ extension DatabaseManager {
             let db = try requireDatabase()
             let target = migrator.targetVersion
             do {
-                let found = try db.schemaVersion()
+                let found = try db.schemaVersion
                 guard found != target else { return }
                 guard found < target else {
                     throw DatabaseManagerError.schemaVersionTooNew(found: found, supported: target)
@@ -50,10 +50,10 @@ extension DatabaseManager {
             throw DatabaseManagerError.migrationFailed(
                 version: step.version, lastGoodVersion: step.lastGoodVersion, underlying: step.underlying)
         } catch {
-            let now = (try? db.schemaVersion()) ?? found
+            let now = (try? db.schemaVersion) ?? found
             throw DatabaseManagerError.migrationFailed(version: target, lastGoodVersion: now, underlying: error)
         }
-        let reached = try db.schemaVersion()
+        let reached = try db.schemaVersion
         guard reached == target else {
             throw DatabaseManagerError.migrationFailed(
                 version: target, lastGoodVersion: reached,

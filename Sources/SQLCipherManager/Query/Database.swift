@@ -57,7 +57,9 @@ public final class Database {
 
     // MARK: - Fetching
 
-    /// Calls `body` for each row, without collecting them.
+    /// Calls `body` with each row as a ``Row`` (a copy to keep), without collecting them.
+    /// ``forEachRowView(_:arguments:_:)`` reads each row in place instead, as every
+    /// `forEachRowView` does; the `forEachRow` methods always hand over a ``Row``.
     public func forEachRow(
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void
     ) throws {
@@ -124,9 +126,11 @@ public final class Database {
     /// `true` inside a transaction: `!sqlite3_get_autocommit` (`false` once closed).
     public var isInTransaction: Bool { !connection.isClosed && !connection.isAutocommit }
 
-    /// The schema version: `PRAGMA user_version`.
-    public func schemaVersion() throws -> Int {
-        try scalar(Int.self, "PRAGMA user_version") ?? 0
+    /// The schema version: `PRAGMA user_version` — a throwing property, as
+    /// ``DatabaseManager/schemaVersion`` is (it was a method `schemaVersion()` before; Swift
+    /// allows no method beside a property of the same name, so there is no deprecated alias).
+    public var schemaVersion: Int {
+        get throws { try scalar(Int.self, "PRAGMA user_version") ?? 0 }
     }
 
     /// Sets the schema version: `PRAGMA user_version = N` (N ≥ 0).

@@ -43,9 +43,12 @@ public final class PreparedStatement {
     }
 
     /// Binds `values` and calls `body` with each result row, as a ``RowView`` valid only during
-    /// that call (copy what you keep).
+    /// that call (copy what you keep), as ``Database/forEachRowView(_:arguments:_:)`` does.
+    ///
+    /// `body` has a label because Swift requires one after a parameter pack; with a trailing
+    /// closure it is not written: `try lookup.forEachRowView(id) { row in … }`.
     @inlinable
-    public func forEachRow<each Value: DatabaseValueConvertible>(
+    public func forEachRowView<each Value: DatabaseValueConvertible>(
         _ values: repeat each Value, body: (RowView) throws -> Void
     ) throws {
         try bind(repeat each values)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// try db.forEachRowView("SELECT id, title FROM note") { row in
-///     titles[row.int64(0)] = row.string(1)
+///     titles[row.int64(0)] = row.text(1)
 /// }
 /// ```
 public struct RowView {
@@ -28,8 +28,8 @@ public struct RowView {
     /// The column as a Double (SQLite's conversion: NULL is 0.0).
     public func double(_ index: Int) -> Double { statement.double(at: Int32(index)) }
 
-    /// The column as text, or `nil` for NULL.
-    public func string(_ index: Int) -> String? { statement.text(at: Int32(index)) }
+    /// The column as text (``DatabaseValue/text(_:)``'s word), or `nil` for NULL.
+    public func text(_ index: Int) -> String? { statement.text(at: Int32(index)) }
 
     /// Calls `body` with the column's text as UTF-8 bytes read in place, without creating a
     /// `String` (no allocation, no validation); an empty buffer for NULL. The bytes are valid

@@ -4,7 +4,7 @@
 /// result columns and its rows. Valid only inside the closure that receives it.
 ///
 /// The statement is compiled (`sqlite3_prepare_v2`) but has not run yet when the closure gets
-/// it. ``forEachRow(_:)`` runs it (`sqlite3_step`) and hands over each row; a statement whose
+/// it. ``forEachRowView(_:)`` runs it (`sqlite3_step`) and hands over each row; a statement whose
 /// rows the closure does not read is run to its end when the closure returns, so every
 /// statement of the script runs exactly once.
 public final class ScriptStatement {
@@ -30,13 +30,14 @@ public final class ScriptStatement {
     // MARK: - Running
 
     /// Runs the statement (`sqlite3_step`) and calls `body` with each row, as a ``RowView``
-    /// valid only during that call (its ``RowView/row`` is a copy to keep). A statement runs
-    /// once: call this at most once per statement.
+    /// valid only during that call (its ``RowView/row`` is a copy to keep), as
+    /// ``Database/forEachRowView(_:arguments:_:)`` does. A statement runs once: call this at
+    /// most once per statement.
     ///
     /// - Throws: ``SQLiteError`` when the statement fails, with its ``SQLiteError/sql`` (the
     ///   rows before the failure have been handed over); code `misuse` when called a second
     ///   time or after the closure returned; what `body` throws.
-    public func forEachRow(_ body: (RowView) throws -> Void) throws {
+    public func forEachRowView(_ body: (RowView) throws -> Void) throws {
         let statement = try startRun()
         let row = RowView(statement: statement)
         while try statement.step() { try body(row) }

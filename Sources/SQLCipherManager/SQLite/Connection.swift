@@ -48,6 +48,9 @@ final class Connection {
     /// The statement of the last cache hit or miss: a loop that runs one SQL string again and
     /// again finds it with one string comparison instead of hashing the SQL every time.
     private var lastStatement: Statement?
+    /// The statements ``RowCursor``s are stepping (usually none or one), out of the cache until
+    /// their cursor ends, so that ``close()`` can still finalize them.
+    private var leasedStatements: [Statement] = []
     private var progressHandler: ProgressHandler?
     private(set) var isClosed = false
     /// The device and inode of the file this connection opened (`stat` right after the open),
@@ -111,8 +114,13 @@ final class Connection {
     // MARK: - Lifecycle
 
     /// Finalizes every cached statement and closes the handle (`sqlite3_close_v2`).
+    /// A statement a ``RowCursor`` still holds is finalized here too (its rows and the cursor
+    /// then throw `misuse`), so that no statement outlives the handle.
     func close() {
         guard !isClosed else { return }
+        for statement in leasedStatements { statement.finalize() }
+        for statement in statementCache.values { statement.finalize() }
+        leasedStatements = []
         clearStatementCache()
         sqlite3_close_v2(handle)
         isClosed = true
@@ -181,6 +189,46 @@ final class Connection {
         statementCache[sql] = statement
         lastStatement = statement
         return statement
+    }
+
+    /// The statement for `sql`, reset with its bindings cleared, for a ``RowCursor`` to step
+    /// until it calls ``endLease(_:)``: the cached one, taken out of the cache meanwhile, or a
+    /// new one when another cursor already steps it.
+    func leaseStatement(_ sql: String) throws -> Statement {
+        let statement: Statement
+        if let cached = statementCache.removeValue(forKey: sql) {
+            if lastStatement === cached { lastStatement = nil }
+            cached.reset()
+            statement = cached
+        } else {
+            statement = try prepare(sql)
+        }
+        statement.isLeased = true
+        leasedStatements.append(statement)
+        return statement
+    }
+
+    /// Resets a statement ``leaseStatement(_:)`` handed out (its read lock is released) and puts
+    /// it back in the cache, unless the cache has prepared another one for its SQL meanwhile.
+    func endLease(_ statement: Statement) {
+        guard statement.isLeased else { return }
+        statement.isLeased = false
+        leasedStatements.removeAll { $0 === statement }
+        guard !statement.isFinalized else { return }
+        statement.reset()
+        if statementCache[statement.sql] == nil { statementCache[statement.sql] = statement }
+    }
+
+    /// How many of this connection's statements are stepped and not yet reset
+    /// (`sqlite3_next_stmt`, `sqlite3_stmt_busy`): each one holds a read.
+    var busyStatementCount: Int {
+        var count = 0
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { count += 1 }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return count
     }
 
     /// Drops every cached statement (before a schema swap or a close).

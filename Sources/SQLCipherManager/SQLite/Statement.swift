@@ -14,6 +14,14 @@ final class Statement {
     /// The parameters' names (``readParameterNames()``), read once per statement: a cached
     /// statement bound by name again and again reads them from SQLite only the first time.
     lazy var parameterNames: [String?] = readParameterNames()
+    /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
+    /// the step that produced it and is valid only while it is unchanged.
+    private(set) var generation: UInt64 = 0
+    /// `true` once ``finalize()`` ran (the connection closed): the handle must not be used.
+    private(set) var isFinalized = false
+    /// `true` while a ``RowCursor`` steps this statement (`Connection.leaseStatement`): the
+    /// statement cache never hands it to another call meanwhile.
+    var isLeased = false
 
     init(handle: OpaquePointer, sql: String, connection: Connection) {
         self.handle = handle
@@ -21,7 +29,16 @@ final class Statement {
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { if !isFinalized { sqlite3_finalize(handle) } }
+
+    /// `sqlite3_finalize` now rather than on deinit, for a statement that may outlive its
+    /// connection's close (one a ``RowCursor`` holds): later rows see a new ``generation``.
+    func finalize() {
+        guard !isFinalized else { return }
+        sqlite3_finalize(handle)
+        isFinalized = true
+        generation &+= 1
+    }
 
     // MARK: - Binding
 
@@ -130,6 +147,7 @@ final class Statement {
 
     /// Resets the statement and clears its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).
     func reset() {
+        generation &+= 1
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -137,6 +155,7 @@ final class Statement {
     /// Resets the statement but keeps its bindings (`sqlite3_reset` only), for a caller that
     /// rebinds every parameter before the next step.
     func resetKeepingBindings() {
+        generation &+= 1
         sqlite3_reset(handle)
     }
 
@@ -145,6 +164,7 @@ final class Statement {
     /// Steps once (`sqlite3_step`): `true` when a row is available, `false` when done.
     @discardableResult
     func step() throws -> Bool {
+        generation &+= 1
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

@@ -12,7 +12,11 @@ layer. Two kinds of reference are checked, in code (comments and string literals
   in Manager/): its name used in a lower layer, when no other declaration in the module has
   that name (so a common name such as `close` is never guessed at).
 
-A folder missing from LAYERS fails the check too, so a new folder has to be placed.
+A folder missing from LAYERS fails the check too, so a new folder has to be placed. And the C
+library is reached only through FileSystem/POSIX.swift: any other file that imports Glibc or
+Darwin, reads `errno`, or calls one of the file, descriptor or memory functions listed in
+LIBC_CALLS fails the check (`open`, `close`, `read`, `write` are left out: too many Swift
+methods share those names).
 
 Usage: scripts/check-layers.py [source folder]   (default Sources/SQLCipherManager)
 """
@@ -39,6 +43,13 @@ SHARED = "Errors"
 # where possible; every entry says why.
 ALLOWED = {
 }
+
+# The one file that may call the C library directly, and the calls looked for elsewhere.
+POSIX_FILE = os.path.join("FileSystem", "POSIX.swift")
+LIBC_CALLS = ("fsync fstat lstat flock fcntl unlink mkdir chmod fchmod chown statvfs realpath mkdtemp geteuid "
+              "getentropy explicit_bzero memset_s strerror pread usleep access").split()
+LIBC = re.compile(r"(?<![.\w])(?:(%s)\(|stat\((?!\))|(errno)\b(?!\s*:))|(import\s+(?:Glibc|Darwin)|canImport\(Glibc\))"
+                  % "|".join(LIBC_CALLS))
 
 DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|final|open|indirect)\s+)*"
@@ -147,6 +158,14 @@ def main():
                     continue
                 kind = "type" if word in types else "member"
                 problems.append(f"{path}:{lineno}: {folder}/ uses {owner}/'s {kind} {word}, a layer above it")
+    for path, (folder, code) in sorted(files.items()):
+        if path.endswith(POSIX_FILE):
+            continue
+        for lineno, line in enumerate(code.split("\n"), 1):
+            if re.search(r"\b(?:let|var)\s+errno\b", line):
+                continue
+            for match in LIBC.finditer(line):
+                problems.append(f"{path}:{lineno}: {match.group(0)} outside {POSIX_FILE}: call the POSIX wrapper instead")
     for problem in problems:
         print(problem)
     if problems:

@@ -9,17 +9,17 @@ import TerminalIO
 /// diagnosis found (exit 3).
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws {
-        let probe = FileProbe(path: invocation.path)
+        let info = DatabaseManager.inspectFile(atPath: invocation.path)
         Console.say("file: \(invocation.path)")
-        Console.say("kind: \(probe.summary)")
-        if let size = probe.size, probe.kind != .folder { Console.say("size: \(size) bytes") }
-        switch probe.kind {
+        Console.say("kind: \(info.kind)")
+        if let size = info.size, info.kind != .folder { Console.say("size: \(size) bytes") }
+        switch info.kind {
         case .missing, .parentFolderMissing:
-            throw probe.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
+            throw info.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
         case .plaintextSQLite:
-            Console.say("page size: \(probe.info.plaintextPageSize ?? 0)")
-            Console.say("pages: \(probe.info.plaintextPageCount ?? 0)")
-            Console.say("schema version: \(probe.info.plaintextUserVersion ?? 0)")
+            Console.say("page size: \(info.plaintextPageSize ?? 0)")
+            Console.say("pages: \(info.plaintextPageCount ?? 0)")
+            Console.say("schema version: \(info.plaintextUserVersion ?? 0)")
         default:
             break
         }

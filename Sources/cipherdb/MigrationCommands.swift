@@ -31,7 +31,7 @@ enum MigrationCommands {
     }
 
     static func encrypt(_ invocation: Invocation) throws {
-        if let problem = FileProbe(path: invocation.path).plaintextProblem { throw problem }
+        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeEncrypting { throw problem }
         let destination = invocation.value(.to)
         if let destination, FileManager.default.fileExists(atPath: destination) {
             throw DatabaseManagerError.fileAlreadyExists(path: destination)
@@ -69,7 +69,7 @@ enum MigrationCommands {
         guard invocation.has(.setKdfIter) || invocation.has(.setPageSize) || invocation.has(.setDefaults) else {
             throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N, or --set-defaults.")
         }
-        if let problem = FileProbe(path: invocation.path).problemBeforeUnlock { throw problem }
+        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeUnlock { throw problem }
         let key = try KeyFile.key(invocation)
         let password = key == nil ? try Passwords(invocation: invocation).current() : nil
         // The new settings, as the options that differ from SQLCipher's defaults.

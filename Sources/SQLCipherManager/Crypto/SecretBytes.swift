@@ -106,14 +106,7 @@ final class SecretBytes: @unchecked Sendable {
 
     /// Zeroes memory with a call the optimiser may not remove as a dead store before `free`
     /// (`explicit_bzero` in glibc, `memset_s` on Apple systems).
-    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        #if canImport(Darwin)
-        _ = memset_s(base, buffer.count, 0, buffer.count)
-        #else
-        explicit_bzero(base, buffer.count)
-        #endif
-    }
+    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) { POSIX.zero(buffer) }
 }
 
 extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {

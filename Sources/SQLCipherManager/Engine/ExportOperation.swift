@@ -135,7 +135,7 @@ struct ExportOperation {
         case (.replace, _):
             guard FileSystem.isWritable(target) else { throw DatabaseManagerError.permissionDenied(path: target, underlying: nil) }
         case (.create, .missing): break
-        case (.create, .parentMissing): throw DatabaseManagerError.parentFolderMissing(path: target)
+        case (.create, .parentFolderMissing): throw DatabaseManagerError.parentFolderMissing(path: target)
         case (.create, _): throw DatabaseManagerError.fileAlreadyExists(path: target)
         }
         guard FileSystem.isWritable(directory) else {

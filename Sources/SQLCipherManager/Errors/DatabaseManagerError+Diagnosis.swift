@@ -42,16 +42,29 @@ extension DatabaseManagerError {
         }
         switch file.kind() {
         case .missing: self = .fileNotFound(path: path)
-        case .parentMissing: self = .parentFolderMissing(path: path)
-        case .directory: self = .isFolder(path: path)
+        case .parentFolderMissing: self = .parentFolderMissing(path: path)
+        case .folder: self = .isFolder(path: path)
         case .unreadable: self = .permissionDenied(path: path, underlying: nil)
         case .empty: self = .notADatabase(path: path, reason: "the file is empty (0 bytes)")
-        case .special: self = .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")
-        case .plaintextSQLite:
-            self = file.plaintextHeaderProblem.map { .notADatabase(path: path, reason: $0) } ?? .plaintextDatabase(path: path)
-        case .opaque(let size) where size < 512 || size % 512 != 0:
+        case .specialFile: self = .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")
+        case .plaintextSQLite: self = .plaintextDatabase(path: path)
+        case .damagedSQLiteHeader:
+            self = .notADatabase(path: path, reason: file.plaintextHeaderProblem ?? "its SQLite header is damaged")
+        case .encryptedOrNotADatabase:
+            guard let size = file.size, size < 512 || size % 512 != 0 else { return nil }
             self = .notADatabase(path: path, reason: "its size (\(size) bytes) is not a whole number of pages")
-        case .opaque: return nil
+        }
+    }
+
+    /// Why ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+    /// refuses the file at `path` before it asks for a key, or `nil` for a plaintext SQLite
+    /// database: an empty or non-plaintext file is ``notPlaintextDatabase(path:)``, anything
+    /// else what an unlock would say (``init(problemBeforeUnlockAt:)``).
+    init?(problemBeforeEncryptingAt path: String) {
+        switch DatabaseFile(path: path).kind() {
+        case .plaintextSQLite: return nil
+        case .empty, .encryptedOrNotADatabase: self = .notPlaintextDatabase(path: path)
+        default: self = DatabaseManagerError(problemBeforeUnlockAt: path) ?? .notPlaintextDatabase(path: path)
         }
     }
 }

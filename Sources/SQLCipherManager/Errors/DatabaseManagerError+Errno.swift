@@ -1,19 +1,18 @@
-import Foundation
-
 // MARK: - errno → error
 
 extension DatabaseManagerError {
-    /// Maps an `errno` failure to the error a user can act on.
+    /// Maps a failed file-system call (its ``Errno``) to the error a user can act on.
     init(_ failure: FileSystem.Failure) {
-        switch failure.code {
-        case EEXIST: self = .fileAlreadyExists(path: failure.path)
-        case EACCES, EPERM, EROFS: self = .permissionDenied(path: failure.path, underlying: nil)
-        case ENOSPC, EDQUOT, EFBIG: self = .diskFull(path: failure.path, underlying: nil)
-        case ENOENT: self = .fileNotFound(path: failure.path)
-        case ENAMETOOLONG: self = .invalidPath(path: failure.path, reason: "a name in it, or the whole path, is too long")
-        case ENOTDIR: self = .invalidPath(path: failure.path, reason: "a part of it is a file, not a folder")
-        case ELOOP: self = .invalidPath(path: failure.path, reason: "its symbolic links form a loop")
-        default: self = .ioError(path: failure.path, underlying: nil)
+        let path = failure.path
+        switch failure.errno {
+        case .fileExists: self = .fileAlreadyExists(path: path)
+        case .permissionDenied, .notPermitted, .readOnlyFileSystem: self = .permissionDenied(path: path, underlying: nil)
+        case .noSpace, .quotaExceeded, .fileTooLarge: self = .diskFull(path: path, underlying: nil)
+        case .noSuchFile: self = .fileNotFound(path: path)
+        case .nameTooLong: self = .invalidPath(path: path, reason: "a name in it, or the whole path, is too long")
+        case .notAFolder: self = .invalidPath(path: path, reason: "a part of it is a file, not a folder")
+        case .tooManySymbolicLinks: self = .invalidPath(path: path, reason: "its symbolic links form a loop")
+        default: self = .ioError(path: path, underlying: nil)
         }
     }
 }

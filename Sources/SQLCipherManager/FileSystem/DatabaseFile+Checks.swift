@@ -1,31 +1,27 @@
-internal import CSQLCipher
 import Foundation
 
 // MARK: - Path and header checks
 
 extension DatabaseFile {
-    /// The longest absolute path SQLite's default VFS opens (`sqlite3_vfs.mxPathname`: 512 on
-    /// Unix up to SQLite 3.x): a longer one fails with `SQLITE_CANTOPEN`.
-    static let maximumPathLength: Int = Int(sqlite3_vfs_find(nil)?.pointee.mxPathname ?? 512)
-
     /// Why the path itself cannot name a database, whatever is there: empty, too long for the
     /// file system or for SQLite, through a file as if it were a folder, or a loop of symbolic
     /// links (`stat`'s `errno`). `nil` when the path is usable.
     var pathProblem: String? {
         guard !path.isEmpty else { return "the path is empty" }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var info = stat()
-        if stat(path, &info) != 0 {
-            switch errno {
-            case ENAMETOOLONG: return "it is too long for the file system (\(absolute.utf8.count) bytes, or a name over 255)"
-            case ENOTDIR: return "\(firstFileInPath ?? "a part of it") is a file, not a folder"
-            case ELOOP: return "its symbolic links form a loop"
+        do throws(Errno) {
+            _ = try POSIX.status(path)
+        } catch {
+            switch error {
+            case .nameTooLong: return "it is too long for the file system (\(absolute.utf8.count) bytes, or a name over 255)"
+            case .notAFolder: return "\(firstFileInPath ?? "a part of it") is a file, not a folder"
+            case .tooManySymbolicLinks: return "its symbolic links form a loop"
             default: break
             }
         }
-        if absolute.utf8.count > Self.maximumPathLength {
+        if absolute.utf8.count > SQLiteVFS.maximumPathLength {
             return "it is too long for SQLite (\(absolute.utf8.count) bytes as an absolute path, at most "
-                + "\(Self.maximumPathLength)); move or link the file to a shorter path"
+                + "\(SQLiteVFS.maximumPathLength)); move or link the file to a shorter path"
         }
         return nil
     }
@@ -52,8 +48,8 @@ extension DatabaseFile {
         guard header.count == 100 else {
             return "it starts with SQLite's header text but is only \(header.count) bytes, shorter than a 100-byte SQLite header"
         }
-        let field = Int(header[16]) << 8 | Int(header[17])
-        let pageSize = field == 1 ? 65536 : field
+        let field = Self.headerField(header, at: 16, count: 2)
+        let pageSize = Self.pageSize(inHeader: header)
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
             return "it starts with SQLite's header text, but its page size field (\(field)) is not a power of two from 512 to 65536"
         }
@@ -65,5 +61,16 @@ extension DatabaseFile {
             return "it starts with SQLite's header, but is only \(size) bytes, less than its first page (\(pageSize) bytes)"
         }
         return nil
+    }
+
+    /// The big-endian number of `count` bytes at `offset` of SQLite's 100-byte header.
+    static func headerField(_ header: [UInt8], at offset: Int, count: Int) -> Int {
+        header[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// The page size a header announces (offset 16; the value 1 means 65536).
+    static func pageSize(inHeader header: [UInt8]) -> Int {
+        let field = headerField(header, at: 16, count: 2)
+        return field == 1 ? 65536 : field
     }
 }

@@ -2,23 +2,11 @@ import Foundation
 
 // MARK: - DatabaseFile
 
-/// What is at a database path, read without opening it with SQLite (so nothing is created).
+/// What is at a database path, read without opening it with SQLite (so nothing is created):
+/// the one inspection behind diagnosis, the flows and the public ``DatabaseFileInfo``.
 struct DatabaseFile {
     /// SQLite's 16-byte plaintext header, `"SQLite format 3\0"`.
     static let plaintextHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
-
-    enum Kind: Equatable {
-        case missing
-        case directory
-        case parentMissing
-        case unreadable
-        case empty
-        case plaintextSQLite
-        /// A named pipe, socket or device: never read, since reading one can block forever.
-        case special
-        /// Neither empty nor plaintext: encrypted, or not a database at all.
-        case opaque(size: Int64)
-    }
 
     let path: String
 
@@ -41,25 +29,20 @@ struct DatabaseFile {
     /// `true` when the file starts with SQLite's plaintext header.
     var isPlaintextSQLite: Bool { header().map { $0 == Self.plaintextHeader } ?? false }
 
-    /// Classifies the path.
-    func kind() -> Kind {
+    /// Classifies the path: `stat` (following symbolic links), `access(R_OK)`, then the header.
+    /// A named pipe, socket or device is never read, since reading one can block forever.
+    func kind() -> DatabaseFileKind {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let parent = (path as NSString).deletingLastPathComponent
-            return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentMissing
+            return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentFolderMissing
         }
-        if isDirectory.boolValue { return .directory }
-        guard isRegularFile else { return .special }
-        guard access(path, R_OK) == 0, let size, let header = header() else { return .unreadable }
+        if isDirectory.boolValue { return .folder }
+        guard FileSystem.status(of: path)?.isRegularFile == true else { return .specialFile }
+        guard POSIX.isAccessible(path, writing: false), let size, let header = header() else { return .unreadable }
         if size == 0 { return .empty }
-        if header == Self.plaintextHeader { return .plaintextSQLite }
-        return .opaque(size: size)
-    }
-
-    /// `true` for a regular file, following symbolic links (`stat`).
-    private var isRegularFile: Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        if header == Self.plaintextHeader { return plaintextHeaderProblem == nil ? .plaintextSQLite : .damagedSQLiteHeader }
+        return .encryptedOrNotADatabase
     }
 
     /// The folder that holds the file.

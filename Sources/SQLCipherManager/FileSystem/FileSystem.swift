@@ -1,84 +1,76 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - FileSystem
 
-/// The few POSIX file operations the flows need to be crash-safe: `fsync` of files and
-/// folders, `link` (create without overwrite), `rename` (atomic replace) and `unlink`.
+/// The few file operations the flows need to be crash-safe, on top of ``POSIX``: `fsync` of
+/// files and folders, `link` (create without overwrite), `rename` (atomic replace) and `unlink`.
+/// Each failure says the call, the path and its ``Errno``.
 enum FileSystem {
-    /// An `errno` from a failed call, with the operation and path for diagnosis.
+    /// A failed call, with the operation and path for diagnosis.
     struct Failure: Error, CustomStringConvertible {
         let operation: String
         let path: String
-        let code: Int32
-        var description: String { "\(operation)(\(path)): \(String(cString: strerror(code)))" }
+        let errno: Errno
+        var description: String { "\(operation)(\(path)): \(errno)" }
+    }
+
+    /// Runs one POSIX call, naming its failure with `operation` and `path`.
+    static func attempt<T>(_ operation: String, _ path: String, _ call: () throws(Errno) -> T) throws(Failure) -> T {
+        do {
+            return try call()
+        } catch {
+            throw Failure(operation: operation, path: path, errno: error)
+        }
     }
 
     /// Flushes a file or a folder to disk (`fsync`).
-    static func sync(_ path: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw Failure(operation: "open", path: path, code: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw Failure(operation: "fsync", path: path, code: errno) }
+    static func sync(_ path: String) throws(Failure) {
+        let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, .readOnly) }
+        defer { POSIX.close(fd) }
+        try attempt("fsync", path) { () throws(Errno) in try POSIX.sync(fd) }
     }
 
     /// Gives `source` a second name, failing with `EEXIST` rather than replacing a file.
-    static func link(_ source: String, to destination: String) throws {
-        guard systemLink(source, destination) == 0 else {
-            throw Failure(operation: "link", path: destination, code: errno)
-        }
+    static func link(_ source: String, to destination: String) throws(Failure) {
+        try attempt("link", destination) { () throws(Errno) in try POSIX.link(source, destination) }
     }
 
     /// Atomically replaces `destination` with `source` (same folder).
-    static func rename(_ source: String, to destination: String) throws {
-        guard systemRename(source, destination) == 0 else {
-            throw Failure(operation: "rename", path: destination, code: errno)
-        }
+    static func rename(_ source: String, to destination: String) throws(Failure) {
+        try attempt("rename", destination) { () throws(Errno) in try POSIX.rename(source, destination) }
     }
 
     /// Removes a file; a missing file is not an error.
-    static func remove(_ path: String) throws {
-        guard unlink(path) == 0 || errno == ENOENT else {
-            throw Failure(operation: "unlink", path: path, code: errno)
+    static func remove(_ path: String) throws(Failure) {
+        do throws(Errno) {
+            try POSIX.unlink(path)
+        } catch {
+            guard error == .noSuchFile else { throw Failure(operation: "unlink", path: path, errno: error) }
         }
     }
 
     /// Creates an empty file that must not exist yet (`open(O_CREAT | O_EXCL)`), readable and
     /// writable by its owner only.
-    static func createEmptyFile(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
-        close(fd)
+    static func createEmptyFile(_ path: String) throws(Failure) {
+        let fd = try attempt("create", path) { () throws(Errno) in
+            try POSIX.open(path, [.writeOnly, .create, .exclusive], mode: 0o600)
+        }
+        POSIX.close(fd)
     }
 
     /// Writes `data` to `path`, creating or truncating it (`open`, `write`), owner-only for a new file.
-    static func write(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure(operation: "create", path: path, code: errno) }
-        defer { close(fd) }
-        try data.withUnsafeBytes { try writeAll(fd, $0, path: path) }
-    }
-
-    /// Writes every byte to `fd` (`write`, repeated after a short write or `EINTR`).
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw Failure(operation: "write", path: path, code: written < 0 ? errno : EIO) }
-            offset += written
+    static func write(_ data: Data, to path: String) throws(Failure) {
+        let fd = try attempt("create", path) { () throws(Errno) in
+            try POSIX.open(path, [.writeOnly, .create, .truncate], mode: 0o600)
         }
+        defer { POSIX.close(fd) }
+        var failure: Errno?
+        data.withUnsafeBytes { bytes in
+            do throws(Errno) { try POSIX.writeAll(fd, bytes) } catch { failure = error }
+        }
+        if let failure { throw Failure(operation: "write", path: path, errno: failure) }
     }
 
     /// `true` when the process may write in the folder (`access(W_OK)`).
-    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+    static func isWritable(_ path: String) -> Bool { POSIX.isAccessible(path, writing: true) }
 }
-
-// The C functions, named apart from FileSystem's own methods.
-private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
-private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -1,10 +1,3 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // MARK: - OperationLock
 
 /// An exclusive `flock` on `<target>.scm-lock`, held while a rekey, encrypt or decrypt runs on
@@ -28,45 +21,47 @@ final class OperationLock {
     deinit { release() }
 
     /// Takes the lock, or returns `nil` when another process or manager holds it.
-    static func acquire(for target: String) throws -> OperationLock? {
+    static func acquire(for target: String) throws(FileSystem.Failure) -> OperationLock? {
         let path = target + suffix
         while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw FileSystem.Failure(operation: "open", path: path, code: errno) }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
-                close(descriptor)
-                if code == EWOULDBLOCK { return nil }
-                throw FileSystem.Failure(operation: "flock", path: path, code: code)
+            let descriptor = try FileSystem.attempt("open", path) { () throws(Errno) in
+                try POSIX.open(path, [.readWrite, .create], mode: 0o600)
+            }
+            let locked: Bool
+            do throws(Errno) {
+                locked = try POSIX.lockExclusively(descriptor, wait: false)
+            } catch {
+                POSIX.close(descriptor)
+                throw FileSystem.Failure(operation: "flock", path: path, errno: error)
+            }
+            guard locked else {
+                POSIX.close(descriptor)
+                return nil
             }
             // The previous holder may have removed the file after we opened it: the lock counts
             // only on the file that is at the path now.
-            var opened = stat()
-            var current = stat()
-            if fstat(descriptor, &opened) == 0, stat(path, &current) == 0,
-               opened.st_ino == current.st_ino, opened.st_dev == current.st_dev {
+            if let opened = try? POSIX.status(descriptor), opened.identity == FileSystem.identity(of: path) {
                 return OperationLock(descriptor: descriptor, path: path)
             }
-            close(descriptor)
+            POSIX.close(descriptor)
         }
     }
 
     /// `true` when some process or manager holds the lock now. Tests it without creating,
     /// changing or removing the lock file (a lock taken for the test is let go at once).
     static func isHeld(for target: String) -> Bool {
-        let descriptor = open(target + suffix, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
-        flock(descriptor, LOCK_UN)
-        return false
+        guard let descriptor = try? POSIX.open(target + suffix, .readOnly) else { return false }
+        defer { POSIX.close(descriptor) }
+        guard let locked = try? POSIX.lockExclusively(descriptor, wait: false) else { return false }
+        if locked { POSIX.unlock(descriptor) }
+        return !locked
     }
 
     /// Removes the lock file, then releases the lock.
     func release() {
         guard !released else { return }
         released = true
-        unlink(path)
-        close(descriptor)
+        try? POSIX.unlink(path)
+        POSIX.close(descriptor)
     }
 }

@@ -12,28 +12,8 @@ import Foundation
 /// if info.kind == .plaintextSQLite { try DatabaseManager.encryptPlaintextDatabase(at: url, password: password) }
 /// ```
 public struct DatabaseFileInfo: Sendable, Equatable {
-    /// The kinds of thing a path can hold.
-    public enum Kind: Sendable, Equatable {
-        /// No file; its folder exists.
-        case missing
-        /// Neither the file nor its folder exists.
-        case parentFolderMissing
-        /// A folder.
-        case folder
-        /// The process may not read it.
-        case unreadable
-        /// A named pipe, socket or device (never read: reading one can block forever).
-        case specialFile
-        /// 0 bytes.
-        case empty
-        /// Starts with `"SQLite format 3\0"`: an unencrypted SQLite database.
-        case plaintextSQLite
-        /// Starts with `"SQLite format 3\0"`, but the rest of the 100-byte header is not SQLite's
-        /// (or the file is shorter than its first page): not a database of either kind.
-        case damagedSQLiteHeader
-        /// Anything else: an SQLCipher database, or not a database at all.
-        case encryptedOrNotADatabase
-    }
+    /// The kinds of thing a path can hold (``DatabaseFileKind``).
+    public typealias Kind = DatabaseFileKind
 
     /// The path inspected.
     public let path: String
@@ -55,33 +35,22 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     /// `nil` when only a key can tell (the same diagnosis the open runs).
     public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManagerError(problemBeforeUnlockAt: path) }
 
+    /// Why ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+    /// would refuse the file before reading a page, or `nil` for a plaintext SQLite database (the
+    /// same check the encryption runs): ``DatabaseManagerError/notPlaintextDatabase(path:)`` for
+    /// an empty or non-plaintext file, otherwise ``problemBeforeUnlock``.
+    public var problemBeforeEncrypting: DatabaseManagerError? { DatabaseManagerError(problemBeforeEncryptingAt: path) }
+
     init(path: String) {
         let file = DatabaseFile(path: path)
         self.path = path
         size = file.size
         pendingOperation = PendingOperation(atResolvedPath: FileSystem.resolvedPath(path))
-        let damaged = file.kind() == .plaintextSQLite && file.plaintextHeaderProblem != nil
-        let header = file.kind() == .plaintextSQLite && !damaged ? file.header(count: 100) ?? [] : []
-        kind = damaged ? .damagedSQLiteHeader : Self.kind(of: file.kind())
-        func field(_ offset: Int, _ count: Int) -> Int? {
-            header.count == 100 ? header[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) } : nil
-        }
-        plaintextPageSize = field(16, 2).map { $0 == 1 ? 65536 : $0 }
-        plaintextPageCount = field(28, 4)
-        plaintextUserVersion = field(60, 4)
-    }
-
-    private static func kind(of kind: DatabaseFile.Kind) -> Kind {
-        switch kind {
-        case .missing: .missing
-        case .parentMissing: .parentFolderMissing
-        case .directory: .folder
-        case .unreadable: .unreadable
-        case .special: .specialFile
-        case .empty: .empty
-        case .plaintextSQLite: .plaintextSQLite
-        case .opaque: .encryptedOrNotADatabase
-        }
+        kind = file.kind()
+        let header = kind == .plaintextSQLite ? file.header(count: 100).flatMap { $0.count == 100 ? $0 : nil } : nil
+        plaintextPageSize = header.map(DatabaseFile.pageSize(inHeader:))
+        plaintextPageCount = header.map { DatabaseFile.headerField($0, at: 28, count: 4) }
+        plaintextUserVersion = header.map { DatabaseFile.headerField($0, at: 60, count: 4) }
     }
 }
 

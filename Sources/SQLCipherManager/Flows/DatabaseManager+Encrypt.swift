@@ -69,11 +69,7 @@ extension DatabaseManager {
         do {
             try recoverInterruptedOperation(atPath: source)
             if let destination { try recoverInterruptedOperation(atPath: destination) }
-            switch DatabaseFile(path: source).kind() {
-            case .plaintextSQLite where DatabaseFile(path: source).plaintextHeaderProblem == nil: break
-            case .empty, .opaque: throw DatabaseManagerError.notPlaintextDatabase(path: source)
-            default: throw DatabaseManagerError(problemBeforeUnlockAt: source) ?? DatabaseManagerError.notPlaintextDatabase(path: source)
-            }
+            if let problem = DatabaseManagerError(problemBeforeEncryptingAt: source) { throw problem }
             if let version = linkedSQLCipherVersion { try configuration.cipher.validate(for: version) }
             let operation = exportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
@@ -104,6 +100,6 @@ extension DatabaseManager {
     /// `true` when an open of `path` would encrypt it first: the configuration adopts plaintext
     /// files and the file is one.
     func willAdoptPlaintextDatabase(path: String) -> Bool {
-        configuration.adoptsPlaintextDatabase && DatabaseFile(path: path).kind() == .plaintextSQLite
+        configuration.adoptsPlaintextDatabase && [.plaintextSQLite, .damagedSQLiteHeader].contains(DatabaseFile(path: path).kind())
     }
 }

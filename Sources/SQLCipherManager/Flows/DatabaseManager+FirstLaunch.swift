@@ -52,7 +52,7 @@ extension DatabaseManager {
             case .missing:
                 try openFlow(key: key.sqlcipherKey, creating: true)
                 return isNew ? .createdWithNewKey : .resumedCreate
-            case .plaintextSQLite:
+            case .plaintextSQLite, .damagedSQLiteHeader:
                 try Self.encryptFlow(
                     source: path, destination: nil, key: key.sqlcipherKey, configuration: configuration, progress: progress)
                 try openStored(key, identifier: keyIdentifier, path: path)
@@ -79,11 +79,11 @@ extension DatabaseManager {
     /// Only a missing file or a plaintext database may get a new key; anything else is refused
     /// before a key is made.
     private static func requireNoEncryptedDatabase(
-        _ kind: DatabaseFile.Kind, path: String, identifier: String, store: any KeyStore
+        _ kind: DatabaseFileKind, path: String, identifier: String, store: any KeyStore
     ) throws {
         switch kind {
-        case .missing, .plaintextSQLite: return
-        case .opaque:
+        case .missing, .plaintextSQLite, .damagedSQLiteHeader: return
+        case .encryptedOrNotADatabase:
             if let problem = DatabaseManagerError(problemBeforeUnlockAt: path) { throw problem }
             throw DatabaseManagerError.keyUnavailable(
                 identifier: identifier,

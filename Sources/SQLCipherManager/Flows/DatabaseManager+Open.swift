@@ -144,8 +144,8 @@ extension DatabaseManager {
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
-        case .parentMissing: throw DatabaseManagerError.parentFolderMissing(path: path)
-        case .directory: throw DatabaseManagerError.isFolder(path: path)
+        case .parentFolderMissing: throw DatabaseManagerError.parentFolderMissing(path: path)
+        case .folder: throw DatabaseManagerError.isFolder(path: path)
         default: throw DatabaseManagerError.fileAlreadyExists(path: path)
         }
         let directory = DatabaseFile(path: path).directory

@@ -26,7 +26,7 @@ struct KeySlotStore {
     /// could be a database (a pipe is never opened: that would block).
     var databaseSalt: [UInt8]? {
         let file = DatabaseFile(path: database)
-        guard case .opaque = file.kind() else { return nil }
+        guard file.kind() == .encryptedOrNotADatabase else { return nil }
         return file.header(count: 16).flatMap { $0.count == 16 ? $0 : nil }
     }
 

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - DatabaseKey
 
@@ -45,8 +40,10 @@ public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugSt
             SecretBytes.wipe(buffer)
             buffer.deallocate()
         }
-        guard let base = buffer.baseAddress, getentropy(base, byteCount) == 0 else {
-            throw DatabaseManagerError.randomSourceFailed(reason: String(cString: strerror(errno)))
+        do throws(Errno) {
+            try POSIX.fillRandom(buffer)
+        } catch {
+            throw DatabaseManagerError.randomSourceFailed(reason: error.description)
         }
         return DatabaseKey(secret: SecretBytes(UnsafeRawBufferPointer(buffer)))
     }

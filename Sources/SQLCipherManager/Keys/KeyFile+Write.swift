@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - Writing and deleting key files
 
@@ -15,12 +10,14 @@ extension KeyFile {
     /// process dies, so a `kill -9` never leaves the folder locked).
     static func withFolderLock<T>(_ folder: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
         let path = folder + "/" + lockName
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("open", path, errno) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("flock", path, errno) }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
+        } catch {
+            throw failure("open", path, error)
         }
+        defer { POSIX.close(fd) }
+        do throws(Errno) { _ = try POSIX.lockExclusively(fd, wait: true) } catch { throw failure("flock", path, error) }
         return try body()
     }
 
@@ -32,15 +29,15 @@ extension KeyFile {
         try ensureFolder(folder)
         try withFolderLock(folder) { () throws(KeyStoreError) in
             let path = folder + "/" + name
-            var info = stat()
-            if lstat(path, &info) == 0 { throw .alreadyStored(identifier: name, store: store) }
+            if (try? POSIX.status(path, followingLinks: false)) != nil { throw .alreadyStored(identifier: name, store: store) }
             let temporary = folder + "/." + name + ".tmp"
-            guard unlink(temporary) == 0 || errno == ENOENT else { throw failure("unlink", temporary, errno) }
+            try removeIfPresent(temporary)
             try writeNewFile(temporary, key: key)
-            guard rename(temporary, path) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw failure("rename", path, code)
+            do throws(Errno) {
+                try POSIX.rename(temporary, path)
+            } catch {
+                try? POSIX.unlink(temporary)
+                throw failure("rename", path, error)
             }
             syncFolder(folder)
         }
@@ -49,26 +46,31 @@ extension KeyFile {
     /// Creates `path` (0600, never an existing file), writes the key and `fsync`s it; on a
     /// failure the partial file is removed.
     private static func writeNewFile(_ path: String, key: DatabaseKey) throws(KeyStoreError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("open", path, errno) }
-        var problem: KeyStoreError?
-        if fchmod(fd, 0o600) != 0 { problem = failure("fchmod", path, errno) }
-        if problem == nil {
-            problem = key.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let count = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else { return failure("write", path, errno) }
-                    done += count
-                }
-                return fsync(fd) == 0 ? nil : failure("fsync", path, errno)
-            }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try POSIX.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
+        } catch {
+            throw failure("open", path, error)
         }
-        close(fd)
+        let problem: KeyStoreError? = key.withUnsafeBytes { bytes in
+            do throws(Errno) { try POSIX.setMode(fd, 0o600) } catch { return failure("fchmod", path, error) }
+            do throws(Errno) { try POSIX.writeAll(fd, bytes) } catch { return failure("write", path, error) }
+            do throws(Errno) { try POSIX.sync(fd) } catch { return failure("fsync", path, error) }
+            return nil
+        }
+        POSIX.close(fd)
         if let problem {
-            unlink(path)
+            try? POSIX.unlink(path)
             throw problem
+        }
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    private static func removeIfPresent(_ path: String) throws(KeyStoreError) {
+        do throws(Errno) {
+            try POSIX.unlink(path)
+        } catch {
+            guard error == .noSuchFile else { throw failure("unlink", path, error) }
         }
     }
 
@@ -76,13 +78,8 @@ extension KeyFile {
     static func remove(folder: String, name: String) throws(KeyStoreError) {
         guard try checkFolder(folder) else { return }
         try withFolderLock(folder) { () throws(KeyStoreError) in
-            for path in [folder + "/" + name, folder + "/." + name + ".tmp"] {
-                guard unlink(path) == 0 || errno == ENOENT else { throw failure("unlink", path, errno) }
-            }
+            for path in [folder + "/" + name, folder + "/." + name + ".tmp"] { try removeIfPresent(path) }
             syncFolder(folder)
         }
     }
 }
-
-// The C function, named apart from KeyFile's own `write`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - KeyFile
 
@@ -18,31 +13,35 @@ enum KeyFile {
 
     /// Checks a folder that holds keys: `false` when it does not exist.
     static func checkFolder(_ path: String) throws(KeyStoreError) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return false }
-            throw failure("lstat", path, errno)
+        let info: FileStatus
+        do throws(Errno) {
+            info = try POSIX.status(path, followingLinks: false)
+        } catch {
+            if error == .noSuchFile { return false }
+            throw failure("lstat", path, error)
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .notARegularFile(path: path) }
+        guard info.isFolder else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
         return true
     }
 
     /// Refuses what another user owns or what group/other may access.
-    static func checkOwnerAndMode(_ info: stat, path: String) throws(KeyStoreError) {
-        guard info.st_uid == geteuid() else {
-            throw .wrongOwner(path: path, owner: UInt32(info.st_uid), expected: UInt32(geteuid()))
+    static func checkOwnerAndMode(_ info: FileStatus, path: String) throws(KeyStoreError) {
+        guard info.owner == POSIX.effectiveUserID else {
+            throw .wrongOwner(path: path, owner: info.owner, expected: POSIX.effectiveUserID)
         }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o7777))
-        }
+        guard info.permissions & 0o077 == 0 else { throw .insecurePermissions(path: path, mode: info.permissions) }
     }
 
     /// Creates the folder with mode 0700 (its parent must exist), or checks the one there.
     static func ensureFolder(_ path: String) throws(KeyStoreError) {
         if try checkFolder(path) { return }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("mkdir", path, errno) }
-        guard try checkFolder(path) else { throw failure("mkdir", path, ENOENT) }
+        do throws(Errno) {
+            try POSIX.makeFolder(path, mode: 0o700)
+        } catch {
+            guard error == .fileExists else { throw failure("mkdir", path, error) }
+        }
+        guard try checkFolder(path) else { throw failure("mkdir", path, .noSuchFile) }
         syncFolder((path as NSString).deletingLastPathComponent)
     }
 
@@ -51,19 +50,20 @@ enum KeyFile {
     /// The key in the file at `path`, `nil` when there is no file. Owner, mode, type and size
     /// are checked on the open descriptor before anything is read.
     static func read(_ path: String) throws(KeyStoreError) -> DatabaseKey? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            if code == ELOOP { throw .notARegularFile(path: path) }
-            throw failure("open", path, code)
+        let fd: Int32
+        do throws(Errno) {
+            fd = try POSIX.open(path, [.readOnly, .noFollow, .nonBlocking])
+        } catch {
+            if error == .noSuchFile { return nil }
+            if error == .tooManySymbolicLinks { throw .notARegularFile(path: path) }
+            throw failure("open", path, error)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("fstat", path, errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        defer { POSIX.close(fd) }
+        let info: FileStatus
+        do throws(Errno) { info = try POSIX.status(fd) } catch { throw failure("fstat", path, error) }
+        guard info.isRegularFile else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
-        let size = Int(info.st_size)
+        let size = Int(info.size)
         guard acceptedSizes.contains(size) else {
             throw .malformedKey(location: path, reason: "it has \(size) bytes; a key file holds 32 raw bytes or 64 hexadecimal digits")
         }
@@ -74,9 +74,13 @@ enum KeyFile {
         }
         var done = 0
         while done < size {
-            let count = systemRead(fd, buffer.baseAddress! + done, size - done)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw failure("read", path, count == 0 ? EIO : errno) }
+            let count: Int
+            do throws(Errno) {
+                count = try POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+            } catch {
+                throw failure("read", path, error)
+            }
+            guard count > 0 else { throw failure("read", path, .ioError) }
             done += count
         }
         return try decode(UnsafeRawBufferPointer(buffer), location: path)
@@ -114,23 +118,15 @@ enum KeyFile {
 
     // MARK: Errors
 
-    /// An `errno` as the key-store error a user can act on.
-    static func failure(_ operation: String, _ path: String, _ code: Int32) -> KeyStoreError {
-        let reason = "\(operation): \(String(cString: strerror(code)))"
-        switch code {
-        case EACCES, EPERM, EROFS: return .permissionDenied(path: path, reason: reason)
+    /// An ``Errno`` as the key-store error a user can act on.
+    static func failure(_ operation: String, _ path: String, _ error: Errno) -> KeyStoreError {
+        let reason = "\(operation): \(error)"
+        switch error {
+        case .permissionDenied, .notPermitted, .readOnlyFileSystem: return .permissionDenied(path: path, reason: reason)
         default: return .failed(location: path, reason: reason)
         }
     }
 
     /// Flushes a folder's entries (`fsync`); best effort where the file system refuses.
-    static func syncFolder(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
-    }
+    static func syncFolder(_ path: String) { try? FileSystem.sync(path) }
 }
-
-// The C function, named apart from KeyFile's own `read`.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -32,7 +32,7 @@ extension Connection {
                         extendedCode: error.extendedCode,
                         message: "another connection kept reading the database for longer than the busy timeout")
                 }
-                usleep(1000)
+                sqlite3_sleep(1)
             }
         }
     }

@@ -14,6 +14,10 @@ import Foundation
 /// the process on the file and keeps a closed descriptor open until they are released, so a
 /// read through it is safe whatever else this process has open.
 enum SQLiteVFS {
+    /// The longest absolute path SQLite's default VFS opens (`sqlite3_vfs.mxPathname`: 512 on
+    /// Unix up to SQLite 3.x): a longer one fails with `SQLITE_CANTOPEN`.
+    static let maximumPathLength: Int = Int(sqlite3_vfs_find(nil)?.pointee.mxPathname ?? 512)
+
     /// Up to `count` bytes from the start of `path` (fewer for a shorter file), or `nil` when
     /// it cannot be opened. Call only for a regular file (a FIFO would block).
     static func prefix(of path: String, count: Int) -> [UInt8]? {

@@ -1,0 +1,255 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - POSIX
+
+/// Every C library call the library makes on files, descriptors and memory, in one place: each a
+/// thin Swift function that returns what the call gives or throws its ``Errno`` (read right
+/// after the call, never after a call that does not promise to set it). This is the only file
+/// that imports the C library; the rest of the library calls these.
+enum POSIX {
+    /// Ways to open a file (`open`'s flags); every descriptor is also `O_CLOEXEC`.
+    struct OpenOptions: OptionSet, Sendable {
+        let rawValue: Int32
+        static let readOnly = OpenOptions(rawValue: O_RDONLY)
+        static let writeOnly = OpenOptions(rawValue: O_WRONLY)
+        static let readWrite = OpenOptions(rawValue: O_RDWR)
+        static let create = OpenOptions(rawValue: O_CREAT)
+        static let exclusive = OpenOptions(rawValue: O_EXCL)
+        static let truncate = OpenOptions(rawValue: O_TRUNC)
+        static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+    }
+
+    /// `open(path, options | O_CLOEXEC, mode)`.
+    static func open(_ path: String, _ options: OpenOptions, mode: UInt32 = 0o600) throws(Errno) -> Int32 {
+        let fd = systemOpen(path, options.rawValue | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw Errno.current }
+        return fd
+    }
+
+    /// `close`.
+    static func close(_ fd: Int32) { _ = systemClose(fd) }
+
+    /// `read`, repeated after `EINTR`; 0 at the end of the file.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        while true {
+            let count = systemRead(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            let error = Errno.current
+            guard error == .interrupted else { throw error }
+        }
+    }
+
+    /// `pread` at `offset`, repeated after `EINTR`.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
+        while true {
+            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            let error = Errno.current
+            guard error == .interrupted else { throw error }
+        }
+    }
+
+    /// Writes every byte (`write`, repeated after a short write or `EINTR`; a write of nothing is `EIO`).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, Errno.current == .interrupted { continue }
+            guard written > 0 else { throw written < 0 ? Errno.current : .ioError }
+            offset += written
+        }
+    }
+
+    /// `fsync`.
+    static func sync(_ fd: Int32) throws(Errno) {
+        guard fsync(fd) == 0 else { throw Errno.current }
+    }
+
+    /// `fchmod`.
+    static func setMode(_ fd: Int32, _ mode: UInt32) throws(Errno) {
+        guard fchmod(fd, mode_t(mode)) == 0 else { throw Errno.current }
+    }
+
+    /// An exclusive `flock`: waits for it (repeating after `EINTR`), or with `wait` false returns
+    /// `false` at once when another descriptor holds it.
+    static func lockExclusively(_ fd: Int32, wait: Bool) throws(Errno) -> Bool {
+        while flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+            let error = Errno.current
+            if error == .wouldBlock, !wait { return false }
+            guard error == .interrupted else { throw error }
+        }
+        return true
+    }
+
+    /// Lets go of an `flock`.
+    static func unlock(_ fd: Int32) { _ = flock(fd, LOCK_UN) }
+
+    /// The process id of another process whose POSIX lock conflicts with an exclusive lock on
+    /// `count` bytes at `offset` (`fcntl(F_GETLK)`), or `nil`.
+    static func otherProcessLocking(_ fd: Int32, offset: Int, count: Int) -> Int32? {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(offset)
+        lock.l_len = off_t(count)
+        guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return Int32(lock.l_pid)
+    }
+}
+
+// MARK: - Paths
+
+extension POSIX {
+    /// `stat` (following symbolic links) or, with `followingLinks` false, `lstat`.
+    static func status(_ path: String, followingLinks: Bool = true) throws(Errno) -> FileStatus {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { throw Errno.current }
+        return FileStatus(info)
+    }
+
+    /// `fstat`.
+    static func status(_ fd: Int32) throws(Errno) -> FileStatus {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Errno.current }
+        return FileStatus(info)
+    }
+
+    /// `access`: may this process read (`R_OK`) or write (`W_OK`) the path?
+    static func isAccessible(_ path: String, writing: Bool) -> Bool { access(path, writing ? W_OK : R_OK) == 0 }
+
+    /// `link`, which fails with `EEXIST` rather than replace a file.
+    static func link(_ source: String, _ destination: String) throws(Errno) {
+        guard systemLink(source, destination) == 0 else { throw Errno.current }
+    }
+
+    /// `rename`, atomic within one folder.
+    static func rename(_ source: String, _ destination: String) throws(Errno) {
+        guard systemRename(source, destination) == 0 else { throw Errno.current }
+    }
+
+    /// `unlink`.
+    static func unlink(_ path: String) throws(Errno) {
+        guard systemUnlink(path) == 0 else { throw Errno.current }
+    }
+
+    /// `mkdir`.
+    static func makeFolder(_ path: String, mode: UInt32) throws(Errno) {
+        guard mkdir(path, mode_t(mode)) == 0 else { throw Errno.current }
+    }
+
+    /// `chmod`.
+    static func setMode(_ path: String, _ mode: UInt32) throws(Errno) {
+        guard chmod(path, mode_t(mode)) == 0 else { throw Errno.current }
+    }
+
+    /// `chown`.
+    static func setOwner(_ path: String, user: UInt32, group: UInt32) throws(Errno) {
+        guard chown(path, uid_t(user), gid_t(group)) == 0 else { throw Errno.current }
+    }
+
+    /// `geteuid`.
+    static var effectiveUserID: UInt32 { UInt32(geteuid()) }
+
+    /// `realpath`: the path with every symbolic link resolved, `nil` when it cannot be.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `mkdtemp`: a new folder (mode 0700) from a template ending in `XXXXXX`.
+    static func makeTemporaryFolder(template: String) throws(Errno) -> String {
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
+        guard let made else { throw Errno.current }
+        return String(cString: made)
+    }
+
+    /// `statvfs`: the bytes an unprivileged process may still write there (`f_bavail × f_frsize`).
+    static func availableBytes(in path: String) throws(Errno) -> Int64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { throw Errno.current }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}
+
+// MARK: - Memory
+
+extension POSIX {
+    /// Fills the buffer from the kernel's random source (`getentropy`, at most 256 bytes a call).
+    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < buffer.count {
+            let count = min(256, buffer.count - offset)
+            guard getentropy(buffer.baseAddress! + offset, count) == 0 else { throw Errno.current }
+            offset += count
+        }
+    }
+
+    /// Zeroes memory with a call the optimiser may not remove as a dead store before `free`
+    /// (`explicit_bzero` in glibc, `memset_s` on Apple systems).
+    static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        #if canImport(Darwin)
+        _ = memset_s(base, buffer.count, 0, buffer.count)
+        #else
+        explicit_bzero(base, buffer.count)
+        #endif
+    }
+
+    /// `strerror`: the C library's message for an `errno` value.
+    static func message(for code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The calling thread's `errno`.
+    static var errorNumber: Int32 { errno }
+}
+
+// The C functions whose names POSIX's own functions take.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
+
+// MARK: - The C values
+
+extension Errno {
+    static let noSuchFile = Errno(code: ENOENT)
+    static let fileExists = Errno(code: EEXIST)
+    static let permissionDenied = Errno(code: EACCES)
+    static let notPermitted = Errno(code: EPERM)
+    static let readOnlyFileSystem = Errno(code: EROFS)
+    static let noSpace = Errno(code: ENOSPC)
+    static let quotaExceeded = Errno(code: EDQUOT)
+    static let fileTooLarge = Errno(code: EFBIG)
+    static let nameTooLong = Errno(code: ENAMETOOLONG)
+    static let notAFolder = Errno(code: ENOTDIR)
+    static let tooManySymbolicLinks = Errno(code: ELOOP)
+    static let interrupted = Errno(code: EINTR)
+    static let wouldBlock = Errno(code: EWOULDBLOCK)
+    static let ioError = Errno(code: EIO)
+    static let noMemory = Errno(code: ENOMEM)
+}
+
+extension FileStatus {
+    init(_ info: stat) {
+        #if canImport(Darwin)
+        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+        let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #endif
+        self.init(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid), group: UInt32(info.st_gid),
+            isRegularFile: info.st_mode & S_IFMT == S_IFREG, isFolder: info.st_mode & S_IFMT == S_IFDIR,
+            modified: Time(seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)),
+            changed: Time(seconds: Int64(changed.tv_sec), nanoseconds: Int64(changed.tv_nsec)))
+    }
+}

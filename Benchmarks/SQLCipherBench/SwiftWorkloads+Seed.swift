@@ -30,7 +30,7 @@ extension SwiftWorkloads {
             let lookup = try db.prepare(Rows.lookupSQL)
             var sum: Int64 = 0
             for id in ids {
-                try lookup.forEachRow(id) { row in sum += checksum(row) }
+                try lookup.forEachRowView(id) { row in sum += checksum(row) }
             }
             return sum
         }

@@ -43,7 +43,7 @@ struct LedgerWriter {
     private func open(_ url: URL) throws -> DatabaseManager {
         for (password, iterations) in candidates {
             var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: iterations, allowsLegacyKDFIterations: true))
-            configuration.busyTimeout = 10
+            configuration.busyTimeout = .seconds(10)
             let manager = DatabaseManager(url: url, configuration: configuration)
             if (try? manager.open(password: password)) != nil { return manager }
         }

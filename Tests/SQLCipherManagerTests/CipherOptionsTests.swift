@@ -80,8 +80,11 @@ import Testing
 }
 
 @Suite struct ConfigurationTests {
-    @Test(arguments: [(5.0, 5000), (0.0015, 2), (-1.0, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max))])
-    func busyTimeoutIsClampedToMilliseconds(seconds: Double, expected: Int) {
-        #expect(Int(DatabaseConfiguration(busyTimeout: seconds).busyTimeoutMilliseconds) == expected)
+    @Test(arguments: [
+        (Duration.seconds(5), 5000), (.microseconds(1500), 2), (.microseconds(1499), 1), (.seconds(-1), 0),
+        (.milliseconds(-0.4), 0), (.seconds(Int64(Int32.max)), Int(Int32.max)), (.seconds(1e12), Int(Int32.max)),
+    ])
+    func busyTimeoutIsClampedToMilliseconds(timeout: Duration, expected: Int) {
+        #expect(Int(DatabaseConfiguration(busyTimeout: timeout).busyTimeoutMilliseconds) == expected)
     }
 }

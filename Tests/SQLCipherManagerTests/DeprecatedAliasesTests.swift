@@ -21,6 +21,10 @@ protocol AliasCheck {
     @Test func rowSpellings() throws {
         try (RowAliases() as any AliasCheck).run(in: TemporaryDirectory())
     }
+
+    @Test func busyTimeoutInSeconds() throws {
+        try (BusyTimeoutAliases() as any AliasCheck).run(in: TemporaryDirectory())
+    }
 }
 
 struct FolderAliases: AliasCheck {
@@ -74,6 +78,18 @@ struct RowAliases: AliasCheck {
                 try statement.forEachRow { ids.append($0.int64(0)) }
             }
             #expect(ids == [1, 2])
+        }
+    }
+}
+
+struct BusyTimeoutAliases: AliasCheck {
+    @available(*, deprecated)
+    func run(in dir: TemporaryDirectory) throws {
+        let cases: [(Double, Int)] = [(5, 5000), (0.0015, 2), (-1, 0), (.nan, 0), (.infinity, Int(Int32.max)), (1e12, Int(Int32.max))]
+        for (seconds, expected) in cases {
+            let configuration = DatabaseConfiguration(busyTimeout: seconds, foreignKeys: false)
+            #expect(Int(configuration.busyTimeoutMilliseconds) == expected, "\(seconds) s")
+            #expect(!configuration.foreignKeys)
         }
     }
 }

@@ -33,7 +33,7 @@ struct EventStreamTests {
         let url = dir.file()
         let viewModel = NotesViewModel()
         var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
-        configuration.busyTimeout = 5
+        configuration.busyTimeout = .seconds(5)
         let manager = DatabaseManager(url: url, configuration: configuration)
         let watching = viewModel.watch(manager, count: 4)
         // The flows run off the main actor, on a thread of their own.

@@ -131,7 +131,7 @@ import Testing
         try writer.create(password: "secret")
         try writer.execute("CREATE TABLE t(x)")
         try writer.execute("INSERT INTO t VALUES (1), (2), (3)")
-        let reader = dir.manager { $0.busyTimeout = 0 }
+        let reader = dir.manager { $0.busyTimeout = .zero }
         try reader.open(password: "secret")
         #expect(throws: TestFailure.self) {
             try reader.withDatabase { db in

@@ -146,7 +146,7 @@ import Testing
         let dir = TemporaryDirectory()
         let writer = try openManager(dir)
         try writer.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
-        let reader = dir.manager { $0.busyTimeout = 0 }
+        let reader = dir.manager { $0.busyTimeout = .zero }
         try reader.open(password: "secret")
         #expect(throws: TestFailure.self) {
             try reader.withDatabase { db in

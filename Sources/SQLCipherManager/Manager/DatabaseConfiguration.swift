@@ -4,8 +4,10 @@
 public struct DatabaseConfiguration: Sendable {
     /// Cipher settings applied after the key (`kdf_iter`, `cipher_page_size`, `cipher_use_hmac`…).
     public var cipher: CipherOptions
-    /// How long a statement waits for another connection's lock: `sqlite3_busy_timeout`.
-    public var busyTimeout: Double
+    /// How long a statement waits for another connection's lock: `sqlite3_busy_timeout`, in
+    /// whole milliseconds (a negative duration is 0; more than `Int32.max` ms is `Int32.max`).
+    /// A rekey waits as long for a writer in the middle of a transaction.
+    public var busyTimeout: Duration
     /// `PRAGMA foreign_keys = ON` on every connection (the original did this too).
     public var foreignKeys: Bool
     /// The rule a new password must satisfy: checked on create, on a password change (rekey)
@@ -35,7 +37,7 @@ public struct DatabaseConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         cipher: CipherOptions = CipherOptions(),
-        busyTimeout: Double = 5,
+        busyTimeout: Duration = .seconds(5),
         foreignKeys: Bool = true,
         passwordPolicy: PasswordPolicy = .default,
         checksIntegrityOnOpen: Bool = false,
@@ -55,12 +57,28 @@ public struct DatabaseConfiguration: Sendable {
 // MARK: - Derived values
 
 extension DatabaseConfiguration {
-    /// ``busyTimeout`` in whole milliseconds for `sqlite3_busy_timeout`: negative or NaN → 0,
-    /// huge or infinite → `Int32.max`.
+    /// ``busyTimeout`` in whole milliseconds for `sqlite3_busy_timeout`: negative → 0, more
+    /// than `Int32.max` milliseconds → `Int32.max`.
     var busyTimeoutMilliseconds: Int32 {
-        let milliseconds = (busyTimeout * 1000).rounded()
-        guard milliseconds > 0 else { return 0 }
-        return milliseconds >= Double(Int32.max) ? Int32.max : Int32(milliseconds)
+        let (seconds, attoseconds) = busyTimeout.components
+        guard seconds >= 0, busyTimeout > .zero else { return 0 }
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
+        let milliseconds = seconds * 1000 + Int64((Double(attoseconds) / 1e15).rounded())
+        return Int32(min(milliseconds, Int64(Int32.max)))
+    }
+
+    /// ``busyTimeout`` in seconds, for waits measured with `Date` (siblings, the export's lock).
+    var busyTimeoutSeconds: Double {
+        let (seconds, attoseconds) = busyTimeout.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    /// A timeout given in seconds as a `Double` (the deprecated form) as a ``Duration``: NaN
+    /// and negative → zero, infinite or more than `Int32.max` seconds → `Int32.max` seconds.
+    static func busyTimeout(seconds: Double) -> Duration {
+        guard seconds > 0 else { return .zero }
+        guard seconds < Double(Int32.max) else { return .seconds(Int64(Int32.max)) }
+        return .seconds(seconds)
     }
 }
 

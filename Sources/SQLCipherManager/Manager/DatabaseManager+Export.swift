@@ -12,7 +12,7 @@ extension DatabaseManager {
         ExportOperation(
             kind, target: target, install: install, key: key,
             cipherPragmas: configuration.cipher.pragmas(schema: Connection.exportSchema),
-            busyTimeout: configuration.busyTimeout,
+            busyTimeout: configuration.busyTimeoutSeconds,
             copyOpener: { path, key in try connect(path: path, mode: .readWrite, key: key, configuration: configuration) })
     }
 }

@@ -51,7 +51,7 @@ extension DatabaseManager {
         guard let identity = connection.identity else { return [] }
         var paused: [DatabaseManager] = []
         for sibling in SiblingRegistry.shared.siblings(of: self, identity: identity) {
-            guard sibling.lock.lock(before: Date(timeIntervalSinceNow: configuration.busyTimeout)) else {
+            guard sibling.lock.lock(before: Date(timeIntervalSinceNow: configuration.busyTimeoutSeconds)) else {
                 restoreSiblings(paused)
                 throw DatabaseManagerError.busy(path: connection.path, underlying: SQLiteError(
                     extendedCode: .busy,

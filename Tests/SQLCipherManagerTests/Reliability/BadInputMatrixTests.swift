@@ -310,13 +310,13 @@ enum BadInputMatrix {
                  arrange: { scene in
                      try scene.makeEncrypted()
                      try scene.holdLock("BEGIN EXCLUSIVE")
-                 }, act: { try $0.open(secret) { $0.busyTimeout = 0.1 } }),
+                 }, act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) } }),
         BadInput(name: "write lock held by another connection: write", expected: "busy", mentions: "locked",
                  leavesManagerClosed: false,
                  arrange: { scene in
                      try scene.makeEncrypted()
                      try scene.holdLock("BEGIN IMMEDIATE")
-                 }, act: { try $0.open(secret) { $0.busyTimeout = 0.1 }.execute("INSERT INTO item(name) VALUES ('x')") }),
+                 }, act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.execute("INSERT INTO item(name) VALUES ('x')") }),
     ]
 
     // MARK: Full disk (write flows)

@@ -226,7 +226,7 @@ extension HostileInputs {
                      leavesManagerClosed: false,
                      arrange: { try $0.makeEncrypted() },
                      act: { scene in
-                         let manager = try scene.open(secret) { $0.busyTimeout = 0.1 }
+                         let manager = try scene.open(secret) { $0.busyTimeout = .milliseconds(100) }
                          try scene.holdLock("BEGIN EXCLUSIVE")
                          _ = try manager.fetchAll("SELECT * FROM item")
                      }),
@@ -236,7 +236,7 @@ extension HostileInputs {
                          try scene.makeEncrypted()
                          try scene.holdLock("BEGIN IMMEDIATE")
                      },
-                     act: { try $0.open(secret) { $0.busyTimeout = 0.1 }.transaction(.immediate) { _ in } }),
+                     act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.transaction(.immediate) { _ in } }),
         ]
         return flows.map { name, flow in
             BadInput(name: "damaged data page met by \(name)", expected: "corrupt", mentions: "Restore it from a backup",

@@ -147,7 +147,7 @@ final class LedgerScene: @unchecked Sendable {
             manager = dir.manager("ledger.db")
             try manager.open(password: "old-secret")
             if sibling {
-                let other = dir.manager("ledger.db") { $0.busyTimeout = 10 }
+                let other = dir.manager("ledger.db") { $0.busyTimeout = .seconds(10) }
                 other.delegate = siblingDelegate
                 try other.open(password: "old-secret")
                 self.sibling = other

@@ -24,6 +24,15 @@ int cb_format_text(int64_t row, int field, char *buffer, int capacity) {
                     letters + (k + prefix) % 26);
 }
 
+int64_t cb_format_all(int rows) {
+    char text[64];
+    int64_t sum = 0;
+    for (int64_t row = 1; row <= rows; row++) {
+        for (int field = 0; field < 4; field++) sum += cb_format_text(row, field, text, 64);
+    }
+    return sum;
+}
+
 // MARK: - Insert
 
 // Binds row `row`, its texts formatted into `context` (a char[4][64]) as it goes.

@@ -21,6 +21,7 @@ struct CWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
+        case .format: return Measured.time { cb_format_all(Int32(job.rows)) }
         case .lookupsInRead, .lookupsPreparedInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookups(db, ids, Int32(ids.count)) } } }

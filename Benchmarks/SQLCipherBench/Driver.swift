@@ -66,7 +66,7 @@ final class Driver {
         progress("building fixtures")
         for job in jobs {
             switch job.workload {
-            case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .create: continue
+            case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .format, .create: continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)

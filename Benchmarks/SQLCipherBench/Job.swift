@@ -33,6 +33,8 @@ struct Job: Hashable, Sendable {
         /// The seed's insert (issue 12): each row's texts formatted per row (Swift string
         /// interpolation; C `snprintf`), through `db.execute(sql, values…)` or `prepare` + `execute`.
         case insertFormatted = "insert-formatted", insertFormattedPrepared = "insert-formatted-prepared"
+        /// The seed insert's formatting alone, no database: the 4 texts of each row (`rows` rows).
+        case format
         /// Every row read `count` times (0 = once) through `forEachRowView`, texts taken as UTF-8
         /// byte counts in place (`withUTF8`), no copy: the same work as C's `sqlite3_column_bytes`.
         case readLengths = "read-lengths"

@@ -22,7 +22,7 @@ extension Plan {
         let lookups = "\(Self.label(lookupCount)) random PK lookups (%@), %@ rows"
         rows.append(Self.apiRow(lookups.replacingFirst("%@", "fetchOne"), .lookups, .lookups,
                                 rows: lookupRows, count: lookupCount, target: 1.10))
-        rows.append(Self.apiRow(lookups.replacingFirst("%@", "prepare + forEachRow"), .lookupsPrepared, .lookups,
+        rows.append(Self.apiRow(lookups.replacingFirst("%@", "prepare + forEachRowView"), .lookupsPrepared, .lookups,
                                 rows: lookupRows, count: lookupCount, target: 1.10))
         rows.append(Self.apiRow("open + unlock (KDF) + close", .open, .open, rows: sizes.first ?? 0, target: 1.02))
         return Section(key: "api", title: "Swift public API vs raw C (encrypted); raw C plaintext for reference",

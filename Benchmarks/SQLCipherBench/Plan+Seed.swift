@@ -53,6 +53,8 @@ extension Plan {
                          Job(.insertFormatted, .swift, rows: n), old: Job(.insert, .swift, rows: n), c: .insert, goal: 1.10, grdb: grdbInsert),
             Self.seedRow("insert \(Self.label(n)) rows, 1 transaction: `prepare` + `execute`",
                          Job(.insertFormattedPrepared, .swift, rows: n), old: Job(.insertPrepared, .swift, rows: n), c: .insert, goal: 1.05, grdb: grdbInsert),
+            Self.seedRow("the inserts' formatting alone, no database: 4 × \(Self.label(n)) texts (interpolation vs `snprintf`)",
+                         Job(.format, .swift, rows: n), old: Job(.format, .swift, rows: n), c: .format, goal: nil, grdb: nil),
             Self.seedRow("\(reads): `forEachRowView`, texts as UTF-8 byte counts",
                          Job(.readLengths, .swift, rows: n, count: passes), old: Job(.readBytes, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
             Self.seedRow("\(reads): `forEachRowView`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
@@ -72,11 +74,11 @@ extension Plan {
         return [
             Self.seedRow("\(lookups): `fetchOne` inside one `read { }`", job(.lookupsInRead), old: job(.lookupsInRead),
                          c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
-            Self.seedRow("\(lookups): `prepare` + `forEachRow` inside one `read { }`", job(.lookupsPreparedInRead), old: job(.lookupsPreparedInRead),
+            Self.seedRow("\(lookups): `prepare` + `forEachRowView` inside one `read { }`", job(.lookupsPreparedInRead), old: job(.lookupsPreparedInRead),
                          c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             // The issue quotes no per-call GRDB figure (its `read { }` runs one transaction).
             Self.seedRow("\(lookups): `manager.fetchOne` per call", job(.lookups), old: job(.lookups), c: .lookups, goal: 1.05, grdb: nil),
-            Self.seedRow("\(lookups): `prepare` + `forEachRow` in `withDatabase` (autocommit)", job(.lookupsPrepared), old: job(.lookupsPrepared),
+            Self.seedRow("\(lookups): `prepare` + `forEachRowView` in `withDatabase` (autocommit)", job(.lookupsPrepared), old: job(.lookupsPrepared),
                          c: .lookups, goal: 1.05, grdb: nil),
         ]
     }

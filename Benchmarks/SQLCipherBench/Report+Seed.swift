@@ -74,7 +74,8 @@ extension Report {
             memory = "; peak RSS \(Samples.fixed(rss, 2))× the reference's"
             if rss > goal { misses.append("memory") }
         }
-        if comparison.target == nil && seed.grdb != nil && misses.isEmpty { return "at or below GRDB (no goal of its own)" + memory }
+        if comparison.target == nil && seed.grdb == nil { return "— (no goal: the user's own work, part of both insert rows)" }
+        if comparison.target == nil && misses.isEmpty { return "at or below GRDB (no goal of its own)" + memory }
         return (misses.isEmpty ? "met" : "MISSED (\(misses.joined(separator: ", ")))") + memory
     }
 }

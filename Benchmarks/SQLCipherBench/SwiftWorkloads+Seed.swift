@@ -24,6 +24,16 @@ extension SwiftWorkloads {
         }
     }
 
+    /// The formatting alone, no database: every text of rows 1...count built as `insertFormatted`
+    /// builds it; the sum of their lengths.
+    static func formatAll(count: Int) -> Int64 {
+        var sum = 0
+        for row in 1...count {
+            for field in 0..<4 { sum += Rows.formattedText(row, field).utf8.count }
+        }
+        return Int64(sum)
+    }
+
     /// Lookups through one `PreparedStatement` inside one `read { }`, each row read in place.
     static func lookupsPreparedInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
         try manager.read { db in

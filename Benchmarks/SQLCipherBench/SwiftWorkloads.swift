@@ -40,6 +40,7 @@ struct SwiftWorkloads {
         case .lookupsPreparedInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsPreparedInRead(manager, ids) } }
+        case .format: return Measured.time { Self.formatAll(count: job.rows) }
         case .insertFormatted: return try insert(prepared: false, formatted: true)
         case .insertFormattedPrepared: return try insert(prepared: true, formatted: true)
         case .create: return try createDatabase()

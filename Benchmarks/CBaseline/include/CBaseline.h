@@ -66,6 +66,9 @@ int cb_pool_size(void);
 /// Returns its length.
 int cb_format_text(int64_t row, int field, char *buffer, int capacity);
 
+/// Formats the 4 texts of rows 1...rows (cb_format_text), no database; the sum of their lengths.
+int64_t cb_format_all(int rows);
+
 /// Inserts rows 1...rows in one transaction with one prepared statement, formatting each row's
 /// texts with snprintf as it goes (cb_format_text). 0 on success.
 int cb_insert_formatted(cb_db *db, int rows);

@@ -8,6 +8,8 @@ layer. Two kinds of reference are checked, in code (comments and string literals
 - a type: any top-level `struct`, `class`, `enum`, `protocol`, `actor` or `typealias` name
   declared in a folder the file may not use (nested types count through their outer name,
   as in `FileSystem.Failure`);
+- a name FORBIDDEN to the folder (the SQLite and query layers throw `SQLiteError`, never
+  `DatabaseManagerError`);
 - a member that an upper layer adds in an `extension` (say `DatabaseManager.connect`, declared
   in Manager/): its name used in a lower layer, when no other declaration in the module has
   that name (so a common name such as `close` is never guessed at).
@@ -38,6 +40,12 @@ LAYERS = [
 ]
 # Usable from every layer; may itself use only LAYERS[0].
 SHARED = "Errors"
+
+# Names of Errors/ that some layers may not use, and why.
+FORBIDDEN = {
+    "SQLite": {"DatabaseManagerError": "the SQLite layer fails with SQLiteError only"},
+    "Query": {"DatabaseManagerError": "the query layer throws SQLiteError only"},
+}
 
 # (folder that refers, name it refers to): why that one reference is accepted. Keep it empty
 # where possible; every entry says why.
@@ -153,6 +161,9 @@ def main():
     for path, (folder, code) in sorted(files.items()):
         for lineno, line in enumerate(code.split("\n"), 1):
             for word in set(re.findall(r"\b[A-Za-z_]\w*\b", line)):
+                if word in FORBIDDEN.get(folder, {}):
+                    problems.append(f"{path}:{lineno}: {word} in {folder}/: {FORBIDDEN[folder][word]}")
+                    continue
                 owner = types.get(word) or members.get(word)
                 if owner is None or may_use(folder, owner) or (folder, word) in ALLOWED:
                     continue

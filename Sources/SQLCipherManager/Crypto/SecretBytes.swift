@@ -7,19 +7,28 @@ import Foundation
 /// Swift `String`s and `Data` given by the caller may be copied by the runtime and cannot be
 /// reliably wiped; the bytes kept here (the cached password) are.
 final class SecretBytes: @unchecked Sendable {
-    // Immutable after init; only deinit writes (zeroes) the buffer. `wipeObserver` is set by
-    // tests only, before the last reference is released.
+    // @unchecked: every stored property but `observer` (read and written only under
+    // `observerLock`) is a `let`. The buffer's bytes are written only by the
+    // initializers, by `withMutableBytes` while the value is being built (before it is shared),
+    // and by deinit, when no other reference exists; in between they are only read.
     private let buffer: UnsafeMutableRawBufferPointer
+    private let observerLock = NSLock()
+    private var observer: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
-    /// Test hook: called by deinit with the buffer right after it was zeroed, before it is freed.
-    var wipeObserver: ((UnsafeRawBufferPointer) -> Void)?
+    /// Test hook: called by deinit with the buffer right after it was zeroed, before it is
+    /// freed. Set and read under a lock, so a test may set it from any thread.
+    var wipeObserver: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
+        get { observerLock.withLock { observer } }
+        set { observerLock.withLock { observer = newValue } }
+    }
 
     /// Copies the bytes of a collection into a fresh buffer.
-    init<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    init<C: Collection>(_ bytes: C, isRawKey: Bool = false) where C.Element == UInt8 {
         buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 1)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         _ = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes.count]).initializeMemory(as: UInt8.self, from: bytes)
         count = bytes.count
+        self.isRawKey = isRawKey
     }
 
     /// A password normalised to NFC and encoded as UTF-8, so the same password typed on two
@@ -41,8 +50,7 @@ final class SecretBytes: @unchecked Sendable {
             text.append(hex[Int(byte & 0x0F)])
         }
         text.append(UInt8(ascii: "'"))
-        self.init(text)
-        isRawKey = true
+        self.init(text, isRawKey: true)
         text.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
@@ -50,16 +58,17 @@ final class SecretBytes: @unchecked Sendable {
 
     /// `count` zero bytes, to be filled in place with ``withMutableBytes(_:)`` (so that a key
     /// computed into it is never in memory this type does not wipe).
-    init(zeroedCount: Int) {
+    init(zeroedCount: Int, isRawKey: Bool = false) {
         buffer = .allocate(byteCount: max(zeroedCount, 1), alignment: 1)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
         count = zeroedCount
+        self.isRawKey = isRawKey
     }
 
     /// A raw key with its salt in SQLCipher's `x'<64 hex key><32 hex salt>'` form, written
     /// straight into this type's buffer.
     convenience init(rawKeyText key: UnsafeRawBufferPointer, salt: [UInt8]) {
-        self.init(zeroedCount: 3 + 2 * (key.count + salt.count))
+        self.init(zeroedCount: 3 + 2 * (key.count + salt.count), isRawKey: true)
         let hex = Array("0123456789abcdef".utf8)
         withMutableBytes { out in
             var index = 0
@@ -70,7 +79,6 @@ final class SecretBytes: @unchecked Sendable {
             for byte in salt { put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)]) }
             put(UInt8(ascii: "'"))
         }
-        isRawKey = true
     }
 
     /// Lends the bytes for writing, without copying them. Only while the value is being built.
@@ -78,8 +86,8 @@ final class SecretBytes: @unchecked Sendable {
         try body(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
-    /// `true` for a raw key (`x'…'`), `false` for a password. Set only by the initializers.
-    private(set) var isRawKey = false
+    /// `true` for a raw key (`x'…'`), `false` for a password.
+    let isRawKey: Bool
 
     /// Gives the bytes to a closure, without copying them.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

@@ -71,26 +71,14 @@ public final class PreparedStatement {
     /// `sqlite3_clear_bindings` per run.
     @inlinable
     func bind<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
-        var count: Int32 = 0
-        for _ in repeat (each Value).self { count += 1 }
-        try checkBinding(count: count)
-        var index: Int32 = 0
-        repeat try (each values).bind(to: binder(after: &index))
+        try checkOpen()
+        try statement.bind(pack: repeat each values)
     }
 
-    /// The binder of the parameter that follows `index`, which it advances.
-    @inlinable
-    func binder(after index: inout Int32) -> DatabaseValueBinder {
-        index += 1
-        return DatabaseValueBinder(statement: statement, index: index)
-    }
-
-    /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made), `range`
-    /// unless the statement has `count` parameters.
+    /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made).
     @usableFromInline
-    func checkBinding(count: Int32) throws {
+    func checkOpen() throws {
         guard !connection.isClosed else { throw SQLiteError.databaseClosed(sql: statement.sql) }
-        try statement.checkArgumentCount(Int(count))
     }
 
     // MARK: - Stepping

@@ -174,14 +174,16 @@ final class Connection {
         return rc != SQLITE_OK || stmt != nil
     }
 
-    /// A prepared statement from the cache, reset and with its bindings cleared.
-    func cachedStatement(_ sql: String) throws -> Statement {
+    /// A prepared statement from the cache, reset and with its bindings cleared, or kept for a
+    /// caller that rebinds every parameter (`clearingBindings: false`, no
+    /// `sqlite3_clear_bindings`).
+    func cachedStatement(_ sql: String, clearingBindings: Bool = true) throws -> Statement {
         if let statement = lastStatement, statement.sql == sql {
-            statement.reset()
+            clearingBindings ? statement.reset() : statement.resetKeepingBindings()
             return statement
         }
         if let statement = statementCache[sql] {
-            statement.reset()
+            clearingBindings ? statement.reset() : statement.resetKeepingBindings()
             lastStatement = statement
             return statement
         }

@@ -66,6 +66,7 @@ final class Statement {
     }
 
     /// Throws `SQLITE_RANGE` unless the statement has exactly `count` parameters.
+    @usableFromInline
     func checkArgumentCount(_ count: Int) throws {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard count == expected else {

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// `Database.execute` / `fetchOne` / `scalar` / `fetchCursor` with their arguments as a
+/// parameter pack (issue 12), beside the variadic overloads that `nil` and zero-argument calls
+/// still use.
+@Suite struct PackArgumentsTests {
+    private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
+        try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
+    }
+
+    @Test func mixedLiteralsOptionalsAndNilBindInEveryOverload() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let missing: String? = nil
+        try manager.withDatabase { db in
+            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 1, "héllo 🔐", Int64(2), 2.5, Data([1, 2]))
+            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 2, missing, true, nil, Data())
+            try db.execute("INSERT INTO t(id) VALUES (3)")
+            let first = try #require(try db.fetchOne("SELECT a, b, c, d FROM t WHERE id = ?", 1))
+            #expect(first.values == [.text("héllo 🔐"), .integer(2), .real(2.5), .blob(Data([1, 2]))])
+            let second = try #require(try db.fetchOne("SELECT a, b, c, d FROM t WHERE id = ?", Int64(2)))
+            #expect(second.values == [.null, .integer(1), .null, .blob(Data())])
+            #expect(try db.scalar(Int.self, "SELECT count(*) FROM t") == 3)
+            #expect(try db.scalar(String.self, "SELECT a FROM t WHERE id = ? AND b = ?", 1, 2) == "héllo 🔐")
+            #expect(try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", nil) == nil)
+            let cursor = try db.fetchCursor("SELECT id FROM t WHERE id >= ? AND id <= ? ORDER BY id", 2, Int32(3))
+            #expect(try cursor.next()?.int64(0) == 2)
+            #expect(try cursor.next()?.int64(0) == 3)
+            #expect(try cursor.next() == nil)
+        }
+    }
+
+    @Test func aRunKeepsNoBindingOfThePreviousOne() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.withDatabase { db in
+            // The pack path rebinds every parameter instead of clearing them: a NULL after a
+            // text, and a text after the variadic path's NULL, each land as given.
+            let sql = "INSERT INTO t(id, a) VALUES (?, ?)"
+            try db.execute(sql, 1, "one")
+            try db.execute(sql, 2, String?.none)
+            try db.execute(sql, 3, nil)
+            try db.execute(sql, 4, "four")
+            let values = try db.fetchAll("SELECT a FROM t ORDER BY id").map { $0[0] }
+            #expect(values == [.text("one"), .null, .null, .text("four")])
+        }
+    }
+
+    @Test func aWrongCountThrowsRangeAndAClosedDatabaseMisuse() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let db = try manager.withDatabase { db in
+            let error = thrownError { try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", 1) } as? SQLiteError
+            #expect(error?.code == .range)
+            let lookup = thrownError { _ = try db.fetchOne("SELECT a FROM t WHERE id = ?", 1, 2) } as? SQLiteError
+            #expect(lookup?.code == .range)
+            let cursor = thrownError { _ = try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1, 2) } as? SQLiteError
+            #expect(cursor?.code == .range)
+            try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", 1, "after")
+            #expect(try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1).next()?.string(0) == "after")
+            return db
+        }
+        manager.close()
+        for body in [{ try db.execute("INSERT INTO t(id) VALUES (?)", 9) },
+                     { _ = try db.fetchOne("SELECT a FROM t WHERE id = ?", 1) },
+                     { _ = try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", 1) },
+                     { _ = try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1) }] as [() throws -> Void] {
+            #expect((thrownError(body) as? SQLiteError)?.code == .misuse)
+        }
+    }
+}

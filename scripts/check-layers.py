@@ -18,7 +18,8 @@ A folder missing from LAYERS fails the check too, so a new folder has to be plac
 library is reached only through FileSystem/POSIX.swift: any other file that imports Glibc or
 Darwin, reads `errno`, or calls one of the file, descriptor or memory functions listed in
 LIBC_CALLS fails the check (`open`, `close`, `read`, `write` are left out: too many Swift
-methods share those names).
+methods share those names). SQLCipher's C API (CSQLCipher) is imported only in SQLite/,
+libcrypto and libsodium (CCrypto, CSodium) only in Crypto/.
 
 Usage: scripts/check-layers.py [source folder]   (default Sources/SQLCipherManager)
 """
@@ -40,6 +41,10 @@ LAYERS = [
 ]
 # Usable from every layer; may itself use only LAYERS[0].
 SHARED = "Errors"
+
+# The C modules and the one folder that may import each.
+C_MODULES = {"CSQLCipher": "SQLite", "CCrypto": "Crypto", "CSodium": "Crypto"}
+C_IMPORT = re.compile(r"\bimport\s+(%s)\b" % "|".join(C_MODULES))
 
 # Names of Errors/ that some layers may not use, and why.
 FORBIDDEN = {
@@ -175,6 +180,9 @@ def main():
         for lineno, line in enumerate(code.split("\n"), 1):
             if re.search(r"\b(?:let|var)\s+errno\b", line):
                 continue
+            for match in C_IMPORT.finditer(line):
+                if folder != C_MODULES[match.group(1)]:
+                    problems.append(f"{path}:{lineno}: {match.group(1)} imported outside {C_MODULES[match.group(1)]}/")
             for match in LIBC.finditer(line):
                 problems.append(f"{path}:{lineno}: {match.group(0)} outside {POSIX_FILE}: call the POSIX wrapper instead")
     for problem in problems:

@@ -1,4 +1,3 @@
-internal import CCrypto
 import Foundation
 
 // MARK: - Identity, real paths, digests, other processes' locks
@@ -37,20 +36,15 @@ extension FileSystem {
         let info = try attempt("stat", path) { () throws(Errno) in try POSIX.status(path) }
         let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, .readOnly) }
         defer { POSIX.close(fd) }
-        guard let context = EVP_MD_CTX_new() else { throw Failure(operation: "sha256", path: path, errno: .noMemory) }
-        defer { EVP_MD_CTX_free(context) }
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        guard let digest = SHA256Digest() else { throw Failure(operation: "sha256", path: path, errno: .noMemory) }
         let block = 4096
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 1)
         defer { buffer.deallocate() }
         for offset in Set([0, max(0, info.size - Int64(block))]).sorted() {
             let count = try attempt("read", path) { () throws(Errno) in try POSIX.read(fd, into: buffer, at: offset) }
-            EVP_DigestUpdate(context, buffer.baseAddress, count)
+            digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        let hex = digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        let hex = digest.hexDigest()
         return "\(info.device):\(info.inode):\(info.size):\(info.modified):\(info.changed):\(hex)"
     }
 

@@ -14,10 +14,10 @@ extension KeyFile {
         do throws(Errno) {
             fd = try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
         } catch {
-            throw failure("open", path, error)
+            throw KeyStoreError("open", path, error)
         }
         defer { POSIX.close(fd) }
-        do throws(Errno) { _ = try POSIX.lockExclusively(fd, wait: true) } catch { throw failure("flock", path, error) }
+        do throws(Errno) { _ = try POSIX.lockExclusively(fd, wait: true) } catch { throw KeyStoreError("flock", path, error) }
         return try body()
     }
 
@@ -37,7 +37,7 @@ extension KeyFile {
                 try POSIX.rename(temporary, path)
             } catch {
                 try? POSIX.unlink(temporary)
-                throw failure("rename", path, error)
+                throw KeyStoreError("rename", path, error)
             }
             syncFolder(folder)
         }
@@ -50,12 +50,12 @@ extension KeyFile {
         do throws(Errno) {
             fd = try POSIX.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
         } catch {
-            throw failure("open", path, error)
+            throw KeyStoreError("open", path, error)
         }
         let problem: KeyStoreError? = key.withUnsafeBytes { bytes in
-            do throws(Errno) { try POSIX.setMode(fd, 0o600) } catch { return failure("fchmod", path, error) }
-            do throws(Errno) { try POSIX.writeAll(fd, bytes) } catch { return failure("write", path, error) }
-            do throws(Errno) { try POSIX.sync(fd) } catch { return failure("fsync", path, error) }
+            do throws(Errno) { try POSIX.setMode(fd, 0o600) } catch { return KeyStoreError("fchmod", path, error) }
+            do throws(Errno) { try POSIX.writeAll(fd, bytes) } catch { return KeyStoreError("write", path, error) }
+            do throws(Errno) { try POSIX.sync(fd) } catch { return KeyStoreError("fsync", path, error) }
             return nil
         }
         POSIX.close(fd)
@@ -70,7 +70,7 @@ extension KeyFile {
         do throws(Errno) {
             try POSIX.unlink(path)
         } catch {
-            guard error == .noSuchFile else { throw failure("unlink", path, error) }
+            guard error == .noSuchFile else { throw KeyStoreError("unlink", path, error) }
         }
     }
 

@@ -18,7 +18,7 @@ enum KeyFile {
             info = try POSIX.status(path, followingLinks: false)
         } catch {
             if error == .noSuchFile { return false }
-            throw failure("lstat", path, error)
+            throw KeyStoreError("lstat", path, error)
         }
         guard info.isFolder else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
@@ -39,9 +39,9 @@ enum KeyFile {
         do throws(Errno) {
             try POSIX.makeFolder(path, mode: 0o700)
         } catch {
-            guard error == .fileExists else { throw failure("mkdir", path, error) }
+            guard error == .fileExists else { throw KeyStoreError("mkdir", path, error) }
         }
-        guard try checkFolder(path) else { throw failure("mkdir", path, .noSuchFile) }
+        guard try checkFolder(path) else { throw KeyStoreError("mkdir", path, .noSuchFile) }
         syncFolder((path as NSString).deletingLastPathComponent)
     }
 
@@ -56,11 +56,11 @@ enum KeyFile {
         } catch {
             if error == .noSuchFile { return nil }
             if error == .tooManySymbolicLinks { throw .notARegularFile(path: path) }
-            throw failure("open", path, error)
+            throw KeyStoreError("open", path, error)
         }
         defer { POSIX.close(fd) }
         let info: FileStatus
-        do throws(Errno) { info = try POSIX.status(fd) } catch { throw failure("fstat", path, error) }
+        do throws(Errno) { info = try POSIX.status(fd) } catch { throw KeyStoreError("fstat", path, error) }
         guard info.isRegularFile else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
         let size = Int(info.size)
@@ -78,9 +78,9 @@ enum KeyFile {
             do throws(Errno) {
                 count = try POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
             } catch {
-                throw failure("read", path, error)
+                throw KeyStoreError("read", path, error)
             }
-            guard count > 0 else { throw failure("read", path, .ioError) }
+            guard count > 0 else { throw KeyStoreError("read", path, .ioError) }
             done += count
         }
         return try decode(UnsafeRawBufferPointer(buffer), location: path)
@@ -116,16 +116,7 @@ enum KeyFile {
         }
     }
 
-    // MARK: Errors
-
-    /// An ``Errno`` as the key-store error a user can act on.
-    static func failure(_ operation: String, _ path: String, _ error: Errno) -> KeyStoreError {
-        let reason = "\(operation): \(error)"
-        switch error {
-        case .permissionDenied, .notPermitted, .readOnlyFileSystem: return .permissionDenied(path: path, reason: reason)
-        default: return .failed(location: path, reason: reason)
-        }
-    }
+    // MARK: Folders
 
     /// Flushes a folder's entries (`fsync`); best effort where the file system refuses.
     static func syncFolder(_ path: String) { try? FileSystem.sync(path) }

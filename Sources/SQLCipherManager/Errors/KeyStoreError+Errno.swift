@@ -1,0 +1,14 @@
+// MARK: - errno → key-store error
+
+extension KeyStoreError {
+    /// A failed call of a key file's (`operation` on `path`, its ``Errno``) as the error a user
+    /// can act on: refused access is ``permissionDenied(path:reason:)``, anything else
+    /// ``failed(location:reason:)``; both say the call and the system's message.
+    init(_ operation: String, _ path: String, _ error: Errno) {
+        let reason = "\(operation): \(error)"
+        switch error {
+        case .permissionDenied, .notPermitted, .readOnlyFileSystem: self = .permissionDenied(path: path, reason: reason)
+        default: self = .failed(location: path, reason: reason)
+        }
+    }
+}

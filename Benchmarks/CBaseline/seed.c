@@ -1,6 +1,7 @@
 // The seed's workloads in raw C (issue 12): what a C program does for the seed's benchmark
 // (100k 8-field rows, one transaction). Every row's texts are formatted with snprintf as the row
 // is inserted (no pre-built pool), and reads take texts by sqlite3_column_bytes only (no copy).
+// Its connections are opened SQLITE_OPEN_NOMUTEX (cb_options.no_mutex), as the library's are.
 // The older baseline in workloads.c (pooled texts, a copy of every text read) stays for the
 // `api` section and the old columns of the `seed` section.
 #ifndef SQLITE_HAS_CODEC

@@ -17,7 +17,7 @@ static int cb_pragma(sqlite3 *db, const char *name, int value) {
 
 cb_db *cb_open(const char *path, const cb_options *options, int create) {
     sqlite3 *handle = NULL;
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | (options->no_mutex ? SQLITE_OPEN_NOMUTEX : 0);
     if (sqlite3_open_v2(path, &handle, flags, NULL) != SQLITE_OK) goto fail;
     if (options->key && sqlite3_key(handle, options->key, options->key_len) != SQLITE_OK) goto fail;
     if (options->page_size > 0) {

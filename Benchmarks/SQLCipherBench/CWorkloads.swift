@@ -123,8 +123,11 @@ struct CWorkloads {
         return try withDB(path, create: false, body)
     }
 
+    /// The seed's C baseline opens `SQLITE_OPEN_NOMUTEX`, like the library's connections, so
+    /// that no ratio is lighter for a mutex round per C call that only C pays.
     private func withDB<T>(_ path: String, create: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
-        try Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize) { options in
+        try Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize,
+                                  noMutex: job.implementation == .cSeed) { options in
             guard let db = cb_open(path, options, create ? 1 : 0) else { throw BenchError.failed("open \(path)") }
             defer { cb_close(db) }
             return try body(db)

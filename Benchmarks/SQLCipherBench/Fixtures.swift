@@ -57,14 +57,14 @@ struct Fixtures: Sendable {
 
     /// Calls `body` with C options keyed with ``password`` (or plaintext).
     static func withCOptions<T>(
-        encrypted: Bool, pageSize: Int, cacheSize: Int, password: String = password,
+        encrypted: Bool, pageSize: Int, cacheSize: Int, password: String = password, noMutex: Bool = false,
         _ body: (UnsafePointer<cb_options>) throws -> T
     ) rethrows -> T {
         let key = Array(password.utf8)
         return try key.withUnsafeBytes { bytes in
             var options = cb_options(
                 key: encrypted ? bytes.baseAddress : nil, key_len: Int32(bytes.count),
-                page_size: Int32(pageSize), cache_size: Int32(cacheSize))
+                page_size: Int32(pageSize), cache_size: Int32(cacheSize), no_mutex: noMutex ? 1 : 0)
             return try body(&options)
         }
     }

@@ -13,13 +13,16 @@ extern "C" {
 /// An open connection (an opaque `sqlite3 *`).
 typedef struct cb_db cb_db;
 
-/// How to open: a key of `key_len` bytes (NULL = plaintext, no sqlite3_key call), and
-/// `page_size` / `cache_size` pragmas (0 = library default).
+/// How to open: a key of `key_len` bytes (NULL = plaintext, no sqlite3_key call),
+/// `page_size` / `cache_size` pragmas (0 = library default), and `no_mutex` (non-zero:
+/// SQLITE_OPEN_NOMUTEX, the threading mode the library's own connections use; 0: the library's
+/// default, serialized, as the seed's FMDB opens).
 typedef struct cb_options {
     const void *key;
     int key_len;
     int page_size;
     int cache_size;
+    int no_mutex;
 } cb_options;
 
 /// Opens (creating when `create` is non-zero) and unlocks `path`: sqlite3_open_v2,

@@ -13,7 +13,7 @@ struct CWorkloads {
         if job.implementation == .cSeed, let measured = try seedRun() { return measured }
         switch job.workload {
         case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared: return try insert(cb_insert)
-        case .readAll, .fetchAll, .readView, .readBytes, .readLengths:
+        case .readAll, .fetchAll, .readView, .readBytes, .readLengths, .readCursor:
             return try onFixture { db in
                 Measured.time { (0..<job.passes).reduce(0) { sum, _ in Self.adding(sum, cb_read_all(db)) } }
             }
@@ -38,7 +38,7 @@ struct CWorkloads {
         let ids = Rows.randomIDs(count: job.count, rows: job.rows)
         switch job.workload {
         case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared: return try insert(cb_insert_formatted)
-        case .readAll, .fetchAll, .readView, .readBytes, .readLengths:
+        case .readAll, .fetchAll, .readView, .readBytes, .readLengths, .readCursor:
             return try onFixture { db in Measured.time { cb_read_lengths(db, Int32(job.passes)) } }
         case .lookups, .lookupsPrepared:
             return try onFixture { db in Measured.time { cb_lookup_lengths(db, ids, Int32(ids.count)) } }

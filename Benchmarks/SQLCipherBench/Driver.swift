@@ -72,7 +72,7 @@ final class Driver {
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
                  .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .lookupsInRead,
-                 .readLengths, .lookupsPreparedInRead:
+                 .readLengths, .readCursor, .lookupsPreparedInRead:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

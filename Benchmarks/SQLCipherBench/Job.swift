@@ -38,6 +38,8 @@ struct Job: Hashable, Sendable {
         /// Every row read `count` times (0 = once) through `forEachRowView`, texts taken as UTF-8
         /// byte counts in place (`withUTF8`), no copy: the same work as C's `sqlite3_column_bytes`.
         case readLengths = "read-lengths"
+        /// Every row read `count` times through `read { fetchCursor }`, typed getters, texts as `String`.
+        case readCursor = "read-cursor"
         /// Random PK lookups through one `PreparedStatement` inside one `read { }` (C: one transaction).
         case lookupsPreparedInRead = "lookups-prepared-in-read"
     }

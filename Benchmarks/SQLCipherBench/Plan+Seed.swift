@@ -48,6 +48,7 @@ extension Plan {
         let grdbLookups = QuotedRatio(api: "read { } (vs C in autocommit)", wall: 0.76, instructions: 1.18)
         let autocommit = Job(.lookups, .cSeed, rows: lookupRows, count: lookupCount)
         let strings = Job(.readView, .swift, rows: n, count: passes)
+        let cursor = Job(.readCursor, .swift, rows: n, count: passes)
         return Section(key: "seed", title: "Issue 12: the seed's workloads, our public API vs raw C doing the seed's work", labels: ["ours", "raw C"], comparisons: [
             Self.seedRow("insert \(Self.label(n)) rows, 1 transaction: `db.execute(sql, values…)`",
                          Job(.insertFormatted, .swift, rows: n), old: Job(.insert, .swift, rows: n), c: .insert, goal: 1.10, grdb: grdbInsert),
@@ -55,14 +56,16 @@ extension Plan {
                          Job(.insertFormattedPrepared, .swift, rows: n), old: Job(.insertPrepared, .swift, rows: n), c: .insert, goal: 1.05, grdb: grdbInsert),
             Self.seedRow("the inserts' formatting alone, no database: 4 × \(Self.label(n)) texts (interpolation vs `snprintf`)",
                          Job(.format, .swift, rows: n), old: Job(.format, .swift, rows: n), c: .format, goal: nil, grdb: nil),
+            Self.seedRow("\(reads): `read { fetchCursor }`, typed getters, texts as `String`", cursor, old: cursor,
+                         c: .readAll, goal: 1.15, grdb: grdbCursor),
             Self.seedRow("\(reads): `forEachRowView`, texts as UTF-8 byte counts",
                          Job(.readLengths, .swift, rows: n, count: passes), old: Job(.readBytes, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
             Self.seedRow("\(reads): `forEachRowView`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
             Self.seedRow("\(reads): `forEachRow` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
                          old: Job(.readAll, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
-            Self.seedRow("\(reads): `fetchAll` → `[Row]` (peak RSS vs `forEachRowView` Strings)", Job(.fetchAll, .swift, rows: n, count: passes),
+            Self.seedRow("\(reads): `fetchAll` → `[Row]` (peak RSS vs the cursor's)", Job(.fetchAll, .swift, rows: n, count: passes),
                          old: Job(.fetchAll, .swift, rows: n, count: passes), c: .readAll, goal: 1.50,
-                         grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: strings),
+                         grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
         ] + seedLookups(grdbLookups, autocommit) + [seedEncrypt])
     }
 

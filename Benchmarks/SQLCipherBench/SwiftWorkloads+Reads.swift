@@ -12,6 +12,7 @@ extension SwiftWorkloads {
         case .readBytes: Self.readBytes
         case .fetchAll: Self.fetchAll
         case .readLengths: Self.readLengths
+        case .readCursor: Self.readCursor
         default: Self.readAll
         }
         return try onFixture { manager in

@@ -24,6 +24,22 @@ extension SwiftWorkloads {
         }
     }
 
+    /// The natural way to read many rows (issue 12): a lazy `RowCursor` inside `read { }`, typed
+    /// getters, texts as `String`s.
+    static func readCursor(_ manager: DatabaseManager) throws -> Int64 {
+        try manager.read { db in
+            let cursor = try db.fetchCursor(Rows.selectAllSQL)
+            var sum: Int64 = 0
+            while let row = try cursor.next() {
+                sum += try row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                for column in 1...4 {
+                    if let text = try row.string(column) { sum += Int64(text.utf8.count) }
+                }
+            }
+            return sum
+        }
+    }
+
     /// The formatting alone, no database: every text of rows 1...count built as `insertFormatted`
     /// builds it; the sum of their lengths.
     static func formatAll(count: Int) -> Int64 {

@@ -16,7 +16,7 @@ struct SwiftWorkloads {
         switch job.workload {
         case .insert: return try insert(prepared: false, formatted: false)
         case .insertPrepared: return try insert(prepared: true, formatted: false)
-        case .readView, .readBytes, .readAll, .fetchAll, .readLengths: return try read()
+        case .readView, .readBytes, .readAll, .fetchAll, .readLengths, .readCursor: return try read()
         case .lookupsPrepared:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsPrepared(manager, ids) } }

@@ -21,7 +21,7 @@ LIBC_CALLS fails the check (`open`, `close`, `read`, `write` are left out: too m
 methods share those names). SQLCipher's C API (CSQLCipher) is imported only in SQLite/,
 libcrypto and libsodium (CCrypto, CSodium) only in Crypto/.
 
-Usage: scripts/check-layers.py [source folder]   (default Sources/SQLCipherManager)
+Usage: scripts/check-layers.py [source folder]   (default: the repository's Sources/SQLCipherManager)
 """
 import os
 import re
@@ -125,7 +125,8 @@ def extension_members(code):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "Sources/SQLCipherManager"
+    default = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "SQLCipherManager"))
+    root = sys.argv[1] if len(sys.argv) > 1 else default
     rank = {folder: row for row, folders in enumerate(LAYERS) for folder in folders}
     rank[SHARED] = -1
     files, problems = {}, []

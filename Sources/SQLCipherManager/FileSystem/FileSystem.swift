@@ -16,11 +16,7 @@ enum FileSystem {
 
     /// Runs one POSIX call, naming its failure with `operation` and `path`.
     static func attempt<T>(_ operation: String, _ path: String, _ call: () throws(Errno) -> T) throws(Failure) -> T {
-        do {
-            return try call()
-        } catch {
-            throw Failure(operation: operation, path: path, errno: error)
-        }
+        try POSIX.attempt(call) { Failure(operation: operation, path: path, errno: $0) }
     }
 
     /// Flushes a file or a folder to disk (`fsync`).
@@ -42,11 +38,7 @@ enum FileSystem {
 
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(Failure) {
-        do throws(Errno) {
-            try POSIX.unlink(path)
-        } catch {
-            guard error == .noSuchFile else { throw Failure(operation: "unlink", path: path, errno: error) }
-        }
+        try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }
     }
 
     /// Creates an empty file that must not exist yet (`open(O_CREAT | O_EXCL)`), readable and

@@ -34,20 +34,29 @@ enum POSIX {
     /// `close`.
     static func close(_ fd: Int32) { _ = systemClose(fd) }
 
+    /// Runs one call, its ``Errno`` turned into the caller's own error by `failure`.
+    static func attempt<T, E: Error>(_ call: () throws(Errno) -> T, else failure: (Errno) -> E) throws(E) -> T {
+        do {
+            return try call()
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// `read`, repeated after `EINTR`; 0 at the end of the file.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        while true {
-            let count = systemRead(fd, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            let error = Errno.current
-            guard error == .interrupted else { throw error }
-        }
+        try retryingInterrupted { systemRead(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// `pread` at `offset`, repeated after `EINTR`.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
+        try retryingInterrupted { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Repeats a call that returns a count or -1 while it fails with `EINTR`.
+    private static func retryingInterrupted(_ call: () -> Int) throws(Errno) -> Int {
         while true {
-            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            let count = call()
             if count >= 0 { return count }
             let error = Errno.current
             guard error == .interrupted else { throw error }
@@ -135,6 +144,15 @@ extension POSIX {
     /// `unlink`.
     static func unlink(_ path: String) throws(Errno) {
         guard systemUnlink(path) == 0 else { throw Errno.current }
+    }
+
+    /// `unlink`, where a missing file (`ENOENT`) is not an error.
+    static func unlinkIfPresent(_ path: String) throws(Errno) {
+        guard systemUnlink(path) == 0 else {
+            let error = Errno.current
+            guard error == .noSuchFile else { throw error }
+            return
+        }
     }
 
     /// `mkdir`.

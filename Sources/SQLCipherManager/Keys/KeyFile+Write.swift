@@ -10,14 +10,11 @@ extension KeyFile {
     /// process dies, so a `kill -9` never leaves the folder locked).
     static func withFolderLock<T>(_ folder: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
         let path = folder + "/" + lockName
-        let fd: Int32
-        do throws(Errno) {
-            fd = try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
-        } catch {
-            throw KeyStoreError("open", path, error)
+        let fd = try attempt("open", path) { () throws(Errno) in
+            try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
         }
         defer { POSIX.close(fd) }
-        do throws(Errno) { _ = try POSIX.lockExclusively(fd, wait: true) } catch { throw KeyStoreError("flock", path, error) }
+        _ = try attempt("flock", path) { () throws(Errno) in try POSIX.lockExclusively(fd, wait: true) }
         return try body()
     }
 
@@ -31,7 +28,7 @@ extension KeyFile {
             let path = folder + "/" + name
             if (try? POSIX.status(path, followingLinks: false)) != nil { throw .alreadyStored(identifier: name, store: store) }
             let temporary = folder + "/." + name + ".tmp"
-            try removeIfPresent(temporary)
+            try attempt("unlink", temporary) { () throws(Errno) in try POSIX.unlinkIfPresent(temporary) }
             try writeNewFile(temporary, key: key)
             do throws(Errno) {
                 try POSIX.rename(temporary, path)
@@ -46,11 +43,8 @@ extension KeyFile {
     /// Creates `path` (0600, never an existing file), writes the key and `fsync`s it; on a
     /// failure the partial file is removed.
     private static func writeNewFile(_ path: String, key: DatabaseKey) throws(KeyStoreError) {
-        let fd: Int32
-        do throws(Errno) {
-            fd = try POSIX.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
-        } catch {
-            throw KeyStoreError("open", path, error)
+        let fd = try attempt("open", path) { () throws(Errno) in
+            try POSIX.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
         }
         let problem: KeyStoreError? = key.withUnsafeBytes { bytes in
             do throws(Errno) { try POSIX.setMode(fd, 0o600) } catch { return KeyStoreError("fchmod", path, error) }
@@ -65,20 +59,13 @@ extension KeyFile {
         }
     }
 
-    /// Removes `path`; a missing file is not an error.
-    private static func removeIfPresent(_ path: String) throws(KeyStoreError) {
-        do throws(Errno) {
-            try POSIX.unlink(path)
-        } catch {
-            guard error == .noSuchFile else { throw KeyStoreError("unlink", path, error) }
-        }
-    }
-
     /// Removes `<folder>/<name>` and any temporary file of it, then `fsync`s the folder.
     static func remove(folder: String, name: String) throws(KeyStoreError) {
         guard try checkFolder(folder) else { return }
         try withFolderLock(folder) { () throws(KeyStoreError) in
-            for path in [folder + "/" + name, folder + "/." + name + ".tmp"] { try removeIfPresent(path) }
+            for path in [folder + "/" + name, folder + "/." + name + ".tmp"] {
+                try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }
+            }
             syncFolder(folder)
         }
     }

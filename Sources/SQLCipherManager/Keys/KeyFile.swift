@@ -59,8 +59,7 @@ enum KeyFile {
             throw KeyStoreError("open", path, error)
         }
         defer { POSIX.close(fd) }
-        let info: FileStatus
-        do throws(Errno) { info = try POSIX.status(fd) } catch { throw KeyStoreError("fstat", path, error) }
+        let info = try attempt("fstat", path) { () throws(Errno) in try POSIX.status(fd) }
         guard info.isRegularFile else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
         let size = Int(info.size)
@@ -74,11 +73,8 @@ enum KeyFile {
         }
         var done = 0
         while done < size {
-            let count: Int
-            do throws(Errno) {
-                count = try POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
-            } catch {
-                throw KeyStoreError("read", path, error)
+            let count = try attempt("read", path) { () throws(Errno) in
+                try POSIX.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
             }
             guard count > 0 else { throw KeyStoreError("read", path, .ioError) }
             done += count
@@ -114,6 +110,13 @@ enum KeyFile {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    // MARK: Calls
+
+    /// Runs one POSIX call, its failure as the ``KeyStoreError`` for `operation` on `path`.
+    static func attempt<T>(_ operation: String, _ path: String, _ call: () throws(Errno) -> T) throws(KeyStoreError) -> T {
+        try POSIX.attempt(call) { KeyStoreError(operation, path, $0) }
     }
 
     // MARK: Folders

@@ -33,7 +33,7 @@ extension SwiftWorkloads {
             while let row = try cursor.next() {
                 sum += try row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
                 for column in 1...4 {
-                    if let text = try row.string(column) { sum += Int64(text.utf8.count) }
+                    if let text = try row.text(column) { sum += Int64(text.utf8.count) }
                 }
             }
             return sum

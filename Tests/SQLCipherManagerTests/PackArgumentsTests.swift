@@ -59,7 +59,7 @@ import Testing
             let cursor = thrownError { _ = try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1, 2) } as? SQLiteError
             #expect(cursor?.code == .range)
             try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", 1, "after")
-            #expect(try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1).next()?.string(0) == "after")
+            #expect(try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1).next()?.text(0) == "after")
             return db
         }
         manager.close()

@@ -31,7 +31,7 @@ import Testing
                 #expect(row.columnNames == ["id", "a", "b", "c", "d"])
                 let id = try row.int64(0)
                 if id < 4 {
-                    #expect(try row.string(1) == "héllo \(id)")
+                    #expect(try row.text(1) == "héllo \(id)")
                     #expect(try row.withUTF8(1) { Array($0) } == Array("héllo \(id)".utf8))
                     #expect(try row.int64(2) == id * 10 && row.double(3) == Double(id) / 2)
                     #expect(try row[4] == .blob(Data([UInt8(id)])))
@@ -39,7 +39,7 @@ import Testing
                     #expect(try row.decode(String.self, column: "a") == "héllo \(id)")
                     #expect(try !row.isNull(1))
                 } else {
-                    #expect(try row.isNull(1) && row.string(1) == nil)
+                    #expect(try row.isNull(1) && row.text(1) == nil)
                     #expect(try row.withUTF8(1) { $0.count } == 0)
                     #expect(try row.value(2, as: Int?.self) == .some(nil))
                 }
@@ -81,7 +81,7 @@ import Testing
             #expect(try first.int64(0) == 1)
             let second = try #require(try cursor.next())
             #expect(misuse({ _ = try first.int64(0) }, saying: "no longer current"))
-            #expect(misuse({ _ = try first.string(1) }, saying: "no longer current"))
+            #expect(misuse({ _ = try first.text(1) }, saying: "no longer current"))
             #expect(misuse({ _ = try first.withUTF8(1) { $0.count } }, saying: "no longer current"))
             #expect(misuse({ _ = try first.row }, saying: "no longer current"))
             #expect(misuse({ _ = try first[0] }, saying: "no longer current"))
@@ -118,7 +118,7 @@ import Testing
         }
         manager.close()
         #expect(misuse({ _ = try row.int64(0) }, saying: "closed"))
-        #expect(misuse({ _ = try row.string(1) }, saying: "closed"))
+        #expect(misuse({ _ = try row.text(1) }, saying: "closed"))
         #expect(misuse({ _ = try cursor.next() }, saying: "closed"))
         #expect(cursor.columnNames == ["id", "a"])  // read once, kept: no C call
         // The file is intact and opens again.

@@ -50,7 +50,7 @@ public struct CursorRow {
     }
 
     /// The column as text (`sqlite3_column_text`), or `nil` for NULL.
-    public func string(_ index: Int) throws -> String? {
+    public func text(_ index: Int) throws -> String? {
         let (statement, column) = try checked(index)
         return statement.text(at: column)
     }

@@ -6,7 +6,7 @@ extension Database {
     ///
     /// ```swift
     /// let cursor = try db.fetchCursor("SELECT id, title FROM note WHERE id > ?", 10)
-    /// while let row = try cursor.next() { print(try row.int64(0), try row.string(1) ?? "") }
+    /// while let row = try cursor.next() { print(try row.int64(0), try row.text(1) ?? "") }
     /// ```
     ///
     /// - Throws: ``SQLiteError`` when the SQL does not compile or the arguments do not fit

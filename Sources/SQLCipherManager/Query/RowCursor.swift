@@ -7,7 +7,7 @@
 /// try manager.read { db in
 ///     let cursor = try db.fetchCursor("SELECT id, title FROM note WHERE score > ?", 10)
 ///     while let row = try cursor.next() {
-///         titles[try row.int64(0)] = try row.string(1)
+///         titles[try row.int64(0)] = try row.text(1)
 ///     }
 /// }
 /// ```

@@ -55,7 +55,7 @@ extension ColumnReader {
 }
 
 extension Row: ColumnReader {
-    func databaseValue(at index: Int) -> DatabaseValue { values[index] }
+    func databaseValue(at index: Int) -> DatabaseValue { storage.value(at: index) }
 }
 
 /// The current row of a running statement, read in place: a `Decodable` fetch decodes each

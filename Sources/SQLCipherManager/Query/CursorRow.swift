@@ -102,7 +102,7 @@ public struct CursorRow {
     public var row: Row {
         get throws {
             let statement = try checkedStatement()
-            return Row(columnNames: cursor.columnNames, values: statement.rowValues())
+            return Row(columnNames: cursor.columnNames, storage: statement.rowStorage())
         }
     }
 

@@ -20,9 +20,9 @@ extension Database {
     /// Every row of a query with parameters bound by name, as the named `execute` binds them.
     public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
         try query(sql, .named(arguments)) { statement in
-            let names = statement.columnNames
+            let names = statement.currentColumnNames()
             var rows: [Row] = []
-            while try statement.step() { rows.append(Row(columnNames: names, values: statement.rowValues())) }
+            while try statement.step() { rows.append(Row(columnNames: names, storage: statement.rowStorage())) }
             return rows
         }
     }

@@ -83,6 +83,6 @@ extension Database {
     func firstRow(of statement: Statement) throws -> Row? {
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
-        return Row(columnNames: statement.columnNames, values: statement.rowValues())
+        return statement.row()
     }
 }

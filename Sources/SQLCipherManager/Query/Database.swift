@@ -64,9 +64,11 @@ public final class Database {
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void
     ) throws {
         try query(sql, .values(arguments)) { statement in
-            let names = statement.columnNames
+            var names: [String]?
             while try statement.step() {
-                try body(Row(columnNames: names, values: statement.rowValues()))
+                // The names after the first step: a re-prepared statement has its new ones.
+                if names == nil { names = statement.currentColumnNames() }
+                try body(Row(columnNames: names ?? [], storage: statement.rowStorage()))
             }
         }
     }
@@ -102,7 +104,7 @@ public final class Database {
     func fetchOne(_ sql: String, _ arguments: StatementArguments) throws -> Row? {
         try query(sql, arguments) { statement in
             guard try statement.step() else { return nil }
-            return Row(columnNames: statement.columnNames, values: statement.rowValues())
+            return statement.row()
         }
     }
 

@@ -1,32 +1,49 @@
 // MARK: - Row
 
 /// One result row: column names and values, copied out of the statement.
+///
+/// The values of a row live in one heap block (its texts and blobs included), and the rows of
+/// one query share one array of column names, so that a `fetchAll` of many rows costs one
+/// allocation per row. ``values`` and the subscripts build each ``DatabaseValue`` on demand.
 public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The column names, in select order.
     public let columnNames: [String]
-    /// The values, in select order.
-    public let values: [DatabaseValue]
+    @usableFromInline let storage: RowStorage
 
     /// Creates a row.
     public init(columnNames: [String], values: [DatabaseValue]) {
         self.columnNames = columnNames
-        self.values = values
+        storage = RowStorage.make(values)
     }
 
-    /// The number of columns.
-    public var count: Int { values.count }
+    init(columnNames: [String], storage: RowStorage) {
+        self.columnNames = columnNames
+        self.storage = storage
+    }
 
-    /// The value at a column index.
-    public subscript(index: Int) -> DatabaseValue { values[index] }
+    /// The values, in select order.
+    public var values: [DatabaseValue] { (0..<count).map { storage.value(at: $0) } }
+
+    /// The number of columns.
+    @inlinable
+    public var count: Int { storage.count }
+
+    /// The value at a column index (which must be in range, as for an array).
+    @inlinable
+    public subscript(index: Int) -> DatabaseValue {
+        precondition(index >= 0 && index < count, "Row index \(index) out of range: the row has \(count) columns")
+        return storage.value(at: index)
+    }
 
     /// The value of the first column with this name, or `nil` when there is no such column.
     public subscript(name: String) -> DatabaseValue? {
-        columnNames.firstIndex(of: name).map { values[$0] }
+        columnNames.firstIndex(of: name).map { self[$0] }
     }
 
     /// The value at a column index as a Swift type, or `nil` for NULL or an unconvertible value.
+    @inlinable
     public func value<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) -> T? {
-        T(databaseValue: values[index])
+        T(databaseValue: self[index])
     }
 
     /// The value of a named column as a Swift type, or `nil`.
@@ -37,5 +54,25 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// `name=value` for each column, separated by commas (values as ``DatabaseValue/description``).
     public var description: String {
         zip(columnNames, values).map { "\($0)=\($1)" }.joined(separator: ", ")
+    }
+
+    /// Rows are equal when their column names and values are.
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        lhs.columnNames == rhs.columnNames && (lhs.storage.buffer === rhs.storage.buffer || lhs.values == rhs.values)
+    }
+
+    /// Hashes the column names and the values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columnNames)
+        hasher.combine(values)
+    }
+}
+
+extension Statement {
+    /// The current row as a ``Row`` that outlives the step, with the statement's shared column
+    /// names (`currentColumnNames()`).
+    @usableFromInline
+    func row() -> Row {
+        Row(columnNames: currentColumnNames(), storage: rowStorage())
     }
 }

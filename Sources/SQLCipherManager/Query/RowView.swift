@@ -47,7 +47,7 @@ public struct RowView {
     }
 
     /// A copy of the whole row that outlives the closure.
-    public var row: Row { Row(columnNames: statement.columnNames, values: statement.rowValues()) }
+    public var row: Row { statement.row() }
 }
 
 // A row view reads a non-thread-safe statement in place.

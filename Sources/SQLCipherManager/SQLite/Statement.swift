@@ -14,6 +14,8 @@ final class Statement {
     /// The parameters' names (``readParameterNames()``), read once per statement: a cached
     /// statement bound by name again and again reads them from SQLite only the first time.
     lazy var parameterNames: [String?] = readParameterNames()
+    /// The column names as last read (``currentColumnNames()``), shared by the rows it copies.
+    var cachedColumnNames: [String]?
     /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     private(set) var generation: UInt64 = 0

@@ -1,0 +1,122 @@
+import Foundation
+
+// MARK: - RowStorage
+
+/// One row's values in one allocation: a storage-class tag per column, an 8-byte cell per
+/// column (the integer, the double's bits, or where a text or blob's bytes start and how many
+/// there are), then the text and blob bytes one after the other. A ``Row`` of many columns
+/// costs one heap block instead of an array plus one per text.
+@usableFromInline
+struct RowStorage {
+    /// The storage classes, as tags.
+    enum Tag: UInt8 { case null, integer, real, text, blob }
+
+    /// The heap block: the tags, cells and bytes (its header is unused: the count is kept
+    /// beside the reference, so reading a value touches no class property).
+    final class Buffer: ManagedBuffer<Void, UInt8> {}
+
+    let buffer: Buffer
+    /// The number of columns.
+    @usableFromInline let count: Int
+
+    /// Where the cells start: after the tags, rounded up to 8 bytes.
+    static func cellsOffset(count: Int) -> Int { (count + 7) & ~7 }
+    /// Where the bytes start.
+    static func bytesOffset(count: Int) -> Int { cellsOffset(count: count) + 8 * count }
+
+    /// A storage for `count` columns and `byteCount` bytes of text and blobs, for `fill` to
+    /// write once, before it is shared: it is never written after.
+    static func make(count: Int, byteCount: Int, _ fill: (inout RowStorage.Writer) -> Void) -> RowStorage {
+        let created = Buffer.create(minimumCapacity: bytesOffset(count: count) + byteCount) { _ in }
+        let buffer = unsafeDowncast(created, to: Buffer.self)
+        buffer.withUnsafeMutablePointerToElements { base in
+            var writer = Writer(base: UnsafeMutableRawPointer(base), count: count)
+            fill(&writer)
+        }
+        return RowStorage(buffer: buffer, count: count)
+    }
+
+    /// Writes the tags, cells and bytes of a new storage.
+    struct Writer {
+        let base: UnsafeMutableRawPointer
+        let count: Int
+        private var nextByte: Int
+
+        init(base: UnsafeMutableRawPointer, count: Int) {
+            self.base = base
+            self.count = count
+            nextByte = 0
+        }
+
+        func set(_ index: Int, _ tag: Tag, bits: Int64) {
+            base.storeBytes(of: tag.rawValue, toByteOffset: index, as: UInt8.self)
+            base.storeBytes(of: bits, toByteOffset: RowStorage.cellsOffset(count: count) + 8 * index, as: Int64.self)
+        }
+
+        /// Copies `bytes` after the ones written before and records them at `index`.
+        mutating func set(_ index: Int, _ tag: Tag, bytes: UnsafeRawBufferPointer) {
+            if let source = bytes.baseAddress, !bytes.isEmpty {
+                (base + RowStorage.bytesOffset(count: count) + nextByte).copyMemory(from: source, byteCount: bytes.count)
+            }
+            set(index, tag, bits: Int64(nextByte) | Int64(bytes.count) << 32)
+            nextByte += bytes.count
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The value at `index` (in range).
+    @usableFromInline
+    func value(at index: Int) -> DatabaseValue {
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let base = UnsafeRawPointer(elements)
+            let bits = base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
+            switch Tag(rawValue: base.load(fromByteOffset: index, as: UInt8.self)) ?? .null {
+            case .null: return .null
+            case .integer: return .integer(bits)
+            case .real: return .real(Double(bitPattern: UInt64(bitPattern: bits)))
+            case .text:
+                return .text(String(decoding: Self.bytes(base, count: count, bits: bits).assumingMemoryBound(to: UInt8.self), as: UTF8.self))
+            case .blob: return .blob(Data(Self.bytes(base, count: count, bits: bits)))
+            }
+        }
+    }
+
+    private static func bytes(_ base: UnsafeRawPointer, count: Int, bits: Int64) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + bytesOffset(count: count) + Int(bits & 0xFFFF_FFFF), count: Int(bits >> 32))
+    }
+
+    /// A storage holding `values`.
+    static func make(_ values: [DatabaseValue]) -> RowStorage {
+        var byteCount = 0
+        for value in values {
+            switch value {
+            case .text(let text): byteCount += text.utf8.count
+            case .blob(let data): byteCount += data.count
+            default: break
+            }
+        }
+        return make(count: values.count, byteCount: byteCount) { (writer: inout Writer) in
+            for (index, value) in values.enumerated() { writer.write(value, at: index) }
+        }
+    }
+}
+
+extension RowStorage.Writer {
+    /// Writes one ``DatabaseValue``.
+    mutating func write(_ value: DatabaseValue, at index: Int) {
+        switch value {
+        case .null: set(index, .null, bits: 0)
+        case .integer(let int): set(index, .integer, bits: int)
+        case .real(let double): set(index, .real, bits: Int64(bitPattern: double.bitPattern))
+        case .text(let text):
+            var text = text
+            text.withUTF8 { set(index, .text, bytes: UnsafeRawBufferPointer($0)) }
+        case .blob(let data): data.withUnsafeBytes { set(index, .blob, bytes: $0) }
+        }
+    }
+}
+
+// The buffer is written once inside `make`, before any reference to it escapes, and never
+// after: every later access only reads it, so sharing it between threads is safe.
+extension RowStorage: @unchecked Sendable {}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import SQLCipherManager
+
+/// `Row`'s values in one block per row and the column names shared by the rows of a statement
+/// (issue 12): every value reads back as stored, and a statement re-prepared after a schema
+/// change reports its new names.
+@Suite struct RowStorageTests {
+    private let samples: [DatabaseValue] = [
+        .integer(.min), .integer(0), .integer(.max), .real(-0.5), .real(.infinity), .null,
+        .text(""), .text("héllo 🔐"), .text("a\u{0}b"), .text(String(repeating: "x", count: 5000)),
+        .blob(Data()), .blob(Data([0, 255, 7])), .blob(Data(repeating: 9, count: 70_000)),
+    ]
+
+    @Test func everyStorageClassRoundTripsThroughABuiltRow() {
+        let names = samples.indices.map { "c\($0)" }
+        let row = Row(columnNames: names, values: samples)
+        #expect(row.count == samples.count)
+        #expect(row.values == samples)
+        for (index, value) in samples.enumerated() {
+            #expect(row[index] == value)
+            #expect(row["c\(index)"] == value)
+        }
+        #expect(Row(columnNames: [], values: []).values.isEmpty)
+    }
+
+    @Test func fetchedRowsHoldWhatWasStoredAndEqualBuiltOnes() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
+        try manager.transaction { db in
+            for (index, value) in samples.enumerated() { try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value]) }
+        }
+        let rows = try manager.fetchAll("SELECT v FROM t ORDER BY id")
+        #expect(rows.map { $0[0] } == samples)
+        let built = samples.map { Row(columnNames: ["v"], values: [$0]) }
+        #expect(rows == built)
+        #expect(Set(rows) == Set(built))
+        // Rows are Sendable: read on another thread.
+        let lengths = try onAnotherThread { rows.map { $0.value(0, as: Data.self)?.count ?? -1 } }
+        #expect(lengths == samples.map { Data(databaseValue: $0)?.count ?? -1 })
+    }
+
+    @Test func theRowsOfAStatementShareTheirNamesUntilTheSchemaChangesThem() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(a, b)")
+        try manager.execute("INSERT INTO t VALUES (1, 2)")
+        try manager.withDatabase { db in
+            #expect(try db.fetchOne("SELECT * FROM t")?.columnNames == ["a", "b"])
+            // Same number of columns, other names: the cached statement is re-prepared by SQLite.
+            try db.executeScript("DROP TABLE t; CREATE TABLE t(x, y); INSERT INTO t VALUES (3, 4)")
+            let row = try #require(try db.fetchOne("SELECT * FROM t"))
+            #expect(row.columnNames == ["x", "y"])
+            #expect(row["y"] == .integer(4))
+            try db.execute("ALTER TABLE t ADD COLUMN z")
+            #expect(try db.fetchOne("SELECT * FROM t")?.columnNames == ["x", "y", "z"])
+            #expect(try db.fetchAll("SELECT * FROM t").first?.columnNames == ["x", "y", "z"])
+        }
+    }
+}
+
+/// Runs `body` on a thread of its own and waits for its value.
+private func onAnotherThread<Value>(_ body: @escaping @Sendable () throws -> Value) throws -> Value {
+    let box = ResultBox<Value>()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        box.set(Result(catching: body))
+        done.signal()
+    }
+    done.wait()
+    return try box.get()
+}
+
+/// A result handed from one thread to another, under a lock.
+private final class ResultBox<Value>: @unchecked Sendable {
+    // Written once by the worker thread before the semaphore is signalled, read after the
+    // wait, both under `lock`: no concurrent access.
+    private let lock = NSLock()
+    private var result: Result<Value, any Error>?
+    func set(_ value: Result<Value, any Error>) { lock.withLock { result = value } }
+    func get() throws -> Value { try lock.withLock { result! }.get() }
+}

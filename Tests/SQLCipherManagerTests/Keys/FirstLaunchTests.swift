@@ -71,6 +71,25 @@ struct FirstLaunchTests {
         #expect(FileSnapshot(dir.url).differences(from: before) == [])
     }
 
+    @Test func aFileWithADamagedSQLiteHeaderIsRefusedBeforeAKeyIsMade() throws {
+        let dir = TemporaryDirectory()
+        try Fixture.makePlaintextDatabase(at: dir.file(), rows: 5, userVersion: 0)
+        let handle = try FileHandle(forUpdating: dir.file())
+        try handle.seek(toOffset: 16)
+        try handle.write(contentsOf: Data([0x00, 0x03]))  // page size 3: not a power of two
+        try handle.close()
+        #expect(DatabaseFile(path: dir.file().path).kind() == .damagedSQLiteHeader)
+        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+        let before = FileSnapshot(dir.url)
+
+        let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+        #expect(error.map(outcomeName) == "notADatabase")
+        #expect("\(error!)".contains("page size"))
+        #expect(store.stores == [])
+        #expect(try store.loadKey(identifier: "notes") == nil)
+        #expect(FileSnapshot(dir.url).differences(from: before) == [])
+    }
+
     @Test func anUnreadableKeyIsKeyUnavailableWhateverTheFile() throws {
         for file in ["encrypted", "missing", "plaintext"] {
             let dir = TemporaryDirectory()

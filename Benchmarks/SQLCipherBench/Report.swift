@@ -6,7 +6,7 @@ import SQLCipherManager
 /// Prints Markdown tables (ready to paste into BENCHMARKS.md).
 enum Report {
     static func header(options: Options, directory: URL) {
-        let version = DatabaseManager.linkedSQLCipherVersion.map { "\($0)" } ?? "unknown"
+        let version = DatabaseTools.linkedSQLCipherVersion.map { "\($0)" } ?? "unknown"
         print("# SQLCipherBench\(options.quick ? " (quick mode: tiny sizes, checks that it runs)" : "")")
         print("")
         print("- date: \(Date()); CPUs: \(ProcessInfo.processInfo.activeProcessorCount); load at start: \(loadAverage)")

@@ -5,12 +5,12 @@ import SQLCipherManager
 
 extension SwiftWorkloads {
     /// The crash-safe encryption of an existing plaintext database, in place (export, verify,
-    /// atomic rename): `DatabaseManager.encryptPlaintextDatabase(at:password:configuration:)`.
+    /// atomic rename): `DatabaseTools.encryptPlaintextDatabase(at:password:configuration:)`.
     func encrypt() throws -> Measured {
         let source = try fixtures.copyFixture(rows: job.rows, encrypted: false, pageSize: job.pageSize)
         defer { Fixtures.remove(source) }
         var measured = try Measured.time {
-            try DatabaseManager.encryptPlaintextDatabase(
+            try DatabaseTools.encryptPlaintextDatabase(
                 at: URL(fileURLWithPath: source), password: Fixtures.password, configuration: configuration)
             return 0
         }

@@ -121,7 +121,7 @@ struct SwiftWorkloads {
             }
             return 0
         }
-        guard tried == DatabaseManager.knownCipherSettings.count - 1 else {
+        guard tried == DatabaseTools.knownCipherSettings.count - 1 else {
             throw BenchError.failed("the settings ladder tried \(tried) sets")
         }
         return measured

@@ -6,9 +6,10 @@ import TerminalIO
 extension NotesShell {
     /// SQLCipher version, cipher settings, schema version, file size.
     func info() throws {
-        let settings = try manager.cipherSettings()
-        let version = manager.cipherVersion ?? "unknown"
-        let provider = manager.cipherProvider.map { " (\($0))" } ?? ""
+        let cipher = try manager.cipherInfo
+        let settings = cipher.settings
+        let version = cipher.version
+        let provider = cipher.provider.map { " (\($0))" } ?? ""
         Console.say("SQLCipher:       \(version)\(provider)")
         Console.say("KDF iterations:  \(settings.kdfIterations.map(String.init) ?? "unknown")")
         Console.say("Page size:       \(settings.pageSize.map { "\($0) bytes" } ?? "unknown")")

@@ -16,8 +16,8 @@ enum CreateCommand {
             try manager.create(password: try Passwords(invocation: invocation).forNewDatabase())
         }
         defer { manager.close() }
-        let settings = try manager.cipherSettings()
+        let cipher = try manager.cipherInfo
         Console.say("Created encrypted database \(invocation.path) "
-            + "(SQLCipher \(manager.cipherVersion ?? "?"), \(settings)).")
+            + "(SQLCipher \(cipher.version), \(cipher.settings)).")
     }
 }

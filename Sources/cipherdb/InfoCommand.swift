@@ -9,7 +9,7 @@ import TerminalIO
 /// diagnosis found (exit 3).
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws {
-        let info = DatabaseManager.inspectFile(atPath: invocation.path)
+        let info = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path))
         Console.say("file: \(invocation.path)")
         Console.say("kind: \(info.kind)")
         if let size = info.size, info.kind != .folder { Console.say("size: \(size) bytes") }
@@ -34,9 +34,9 @@ enum InfoCommand {
 
     /// Cipher settings, schema version and tables of an unlocked database.
     static func printContents(of manager: DatabaseManager) throws {
-        let settings = try manager.cipherSettings()
-        Console.say("cipher: SQLCipher \(manager.cipherVersion ?? "?") (\(manager.cipherProvider ?? "?"))")
-        Console.say("settings: \(settings)")
+        let cipher = try manager.cipherInfo
+        Console.say("cipher: SQLCipher \(cipher.version) (\(cipher.provider ?? "?"))")
+        Console.say("settings: \(cipher.settings)")
         Console.say("schema version: \(try manager.schemaVersion)")
         let tables = try manager.fetchAll(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

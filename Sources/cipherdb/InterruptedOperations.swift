@@ -12,8 +12,8 @@ enum InterruptedOperations {
     static func recover(_ invocation: Invocation) throws -> [String] {
         var notes: [String] = []
         for path in [invocation.path] + [Option.to].compactMap(invocation.value) where !path.isEmpty {
-            let pending = DatabaseManager.inspectFile(atPath: path).pendingOperation
-            let outcome = try DatabaseManager.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
+            let pending = DatabaseTools.inspectFile(at: URL(fileURLWithPath: path)).pendingOperation
+            let outcome = try DatabaseTools.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
             if let note = note(outcome, kind: pending?.kind, path: path) { notes.append(note) }
         }
         return notes

@@ -48,7 +48,7 @@ enum KeyCommands {
             Console.say("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
         case "change-password":
             let manager = Session.manager(for: invocation)
-            if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeUnlock { throw problem }
+            if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
             try manager.changePassword(from: try passwords.current(), to: try passwords.replacement())
             Console.say("Changed the password of \(invocation.path) (one key slot; no page re-encrypted).")
         case "convert":
@@ -86,7 +86,7 @@ enum KeyCommands {
     }
 
     static func exportKey(_ invocation: Invocation) throws {
-        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeUnlock { throw problem }
+        if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
         let manager = Session.manager(for: invocation)
         do {
             let key = try manager.exportDataKey(password: try Passwords(invocation: invocation).current())

@@ -31,7 +31,7 @@ enum MigrationCommands {
     }
 
     static func encrypt(_ invocation: Invocation) throws {
-        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeEncrypting { throw problem }
+        if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeEncrypting { throw problem }
         let destination = invocation.value(.to)
         if let destination, FileManager.default.fileExists(atPath: destination) {
             throw DatabaseManagerError.fileAlreadyExists(path: destination)
@@ -42,10 +42,10 @@ enum MigrationCommands {
         let (source, target) = (URL(fileURLWithPath: invocation.path), destination.map { URL(fileURLWithPath: $0) })
         try withProgress("Encrypting") { progress in
             if let key {
-                try DatabaseManager.encryptPlaintextDatabase(
+                try DatabaseTools.encryptPlaintextDatabase(
                     at: source, to: target, key: key, configuration: configuration, progress: progress)
             } else {
-                try DatabaseManager.encryptPlaintextDatabase(
+                try DatabaseTools.encryptPlaintextDatabase(
                     at: source, to: target, password: password, configuration: configuration, progress: progress)
             }
         }
@@ -69,7 +69,7 @@ enum MigrationCommands {
         guard invocation.has(.setKdfIter) || invocation.has(.setPageSize) || invocation.has(.setDefaults) else {
             throw Failure.usage("settings needs --set-kdf-iter N and/or --set-page-size N, or --set-defaults.")
         }
-        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeUnlock { throw problem }
+        if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
         let key = try KeyFile.key(invocation)
         let password = key == nil ? try Passwords(invocation: invocation).current() : nil
         // The new settings, as the options that differ from SQLCipher's defaults.
@@ -83,7 +83,7 @@ enum MigrationCommands {
             }
             try? SettingsRecord(databasePath: invocation.path).write(options)
             let flags = SettingsMismatch.flags(options).joined(separator: " ")
-            Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherSettings()). "
+            Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherInfo.settings). "
                 + (flags.isEmpty ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."
                     : "Open it with `\(flags)` from now on."))
         }

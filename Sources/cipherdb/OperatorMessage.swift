@@ -3,7 +3,7 @@ import SQLCipherManager
 // MARK: - OperatorMessage
 
 /// The library's errors as an operator reads them: where the library's advice names its own
-/// API (`DatabaseManager.encryptPlaintextDatabase`, `CipherOptions`, `busyTimeout`), cipherdb
+/// API (`DatabaseTools.encryptPlaintextDatabase`, `CipherOptions`, `busyTimeout`), cipherdb
 /// says which command or option to use instead.
 enum OperatorMessage {
     static func text(for error: DatabaseManagerError) -> String {

@@ -26,7 +26,7 @@ enum Session {
         _ invocation: Invocation, password: String? = nil, _ body: (DatabaseManager) throws -> T
     ) throws -> T {
         let manager = manager(for: invocation)
-        if let problem = DatabaseManager.inspectFile(atPath: invocation.path).problemBeforeUnlock {
+        if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock {
             throw problem
         }
         if password == nil, let key = try KeyFile.key(invocation) {

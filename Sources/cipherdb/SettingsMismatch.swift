@@ -36,7 +36,7 @@ struct SettingsMismatch: Error {
             let count: Int
             if case .noKnownSettingsOpen(let tried) = diagnosis { count = tried.count } else { count = 0 }
             return "Incorrect password for \(path): it opens neither with the settings given nor with the \(count) other "
-                + "known sets (SQLCipher 1-\(DatabaseManager.linkedSQLCipherVersion?.major ?? 3) formats, pages of 1024-16384 bytes). "
+                + "known sets (SQLCipher 1-\(DatabaseTools.linkedSQLCipherVersion?.major ?? 3) formats, pages of 1024-16384 bytes). "
                 + "Try again with the right password; a file written with settings of its own needs them "
                 + "(--kdf-iter N, --page-size N, --no-hmac)."
         }

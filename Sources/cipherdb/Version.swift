@@ -8,11 +8,11 @@ enum Version {
     static let cipherdb = "0.1.0"
 
     static var text: String {
-        let sqlcipher = DatabaseManager.linkedSQLCipherVersion.map { "\($0)" } ?? "not linked"
+        let sqlcipher = DatabaseTools.linkedSQLCipherVersion.map { "\($0)" } ?? "not linked"
         return """
             cipherdb \(cipherdb) (SQLCipherManager)
             SQLCipher \(sqlcipher)
-            SQLite \(DatabaseManager.linkedSQLiteVersion ?? "unknown")
+            SQLite \(DatabaseTools.linkedSQLiteVersion ?? "unknown")
             """
     }
 }

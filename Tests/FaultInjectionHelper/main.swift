@@ -48,10 +48,10 @@ do {
         try manager.rekey(password: "new-secret")
     case "encrypt-in-place":
         ready()
-        try DatabaseManager.encryptPlaintextDatabase(at: database, password: "new-secret", configuration: configuration)
+        try DatabaseTools.encryptPlaintextDatabase(at: database, password: "new-secret", configuration: configuration)
     case "encrypt-to-path":
         ready()
-        try DatabaseManager.encryptPlaintextDatabase(at: database, to: output, password: "new-secret", configuration: configuration)
+        try DatabaseTools.encryptPlaintextDatabase(at: database, to: output, password: "new-secret", configuration: configuration)
     case "decrypt":
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")

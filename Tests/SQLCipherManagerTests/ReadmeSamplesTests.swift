@@ -137,8 +137,8 @@ struct ReadmeSamplesTests {
         try manager.rekey(password: newPassword, options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
         try manager.rekey(rawKey: key32)
 
-        try DatabaseManager.encryptPlaintextDatabase(at: legacyURL, to: encryptedURL, password: password)  // a new file
-        try DatabaseManager.encryptPlaintextDatabase(at: legacyURL, password: password)                    // in place
+        try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, to: encryptedURL, password: password)  // a new file
+        try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, password: password)                    // in place
         try manager.decrypt(to: plaintextURL)                                                     // a plaintext copy
 
         let configuration = DatabaseConfiguration(adoptsPlaintextDatabase: true)   // encrypt a plaintext
@@ -152,7 +152,7 @@ struct ReadmeSamplesTests {
             try check.open(password: password)
             #expect(try check.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
         }
-        #expect(DatabaseManager.inspectFile(at: plaintextURL).kind == .plaintextSQLite)
+        #expect(DatabaseTools.inspectFile(at: plaintextURL).kind == .plaintextSQLite)
     }
 
     /// The progress bar of the rekey sample: keeps the last fraction.

@@ -149,7 +149,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) cannot be used as a database path: \(reason). Choose another path."
         case .plaintextDatabase(let path):
             return "\(path) is a plaintext (unencrypted) SQLite database. Encrypt it first "
-                + "(DatabaseManager.encryptPlaintextDatabase, or `cipherdb encrypt`), or set "
+                + "(DatabaseTools.encryptPlaintextDatabase, or `cipherdb encrypt`), or set "
                 + "DatabaseConfiguration.adoptsPlaintextDatabase to encrypt it on open."
         case .notPlaintextDatabase(let path):
             return "\(path) is not a plaintext SQLite database (it is encrypted or not a database). "

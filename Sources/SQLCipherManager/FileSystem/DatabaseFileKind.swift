@@ -1,6 +1,6 @@
 // MARK: - DatabaseFileKind
 
-/// What a path holds, as ``DatabaseManager/inspectFile(at:)`` finds it without a key and without
+/// What a path holds, as ``DatabaseTools/inspectFile(at:)`` finds it without a key and without
 /// opening it with SQLite (`stat`, `access`, and the first 100 bytes read through SQLite's VFS):
 /// ``DatabaseFileInfo/kind``. The same classification decides, before any key is tried, why an
 /// open, create or encrypt refuses a path.

@@ -8,8 +8,8 @@ import Foundation
 /// a file that is no database at all until a key opens it.
 ///
 /// ```swift
-/// let info = DatabaseManager.inspectFile(at: url)
-/// if info.kind == .plaintextSQLite { try DatabaseManager.encryptPlaintextDatabase(at: url, password: password) }
+/// let info = DatabaseTools.inspectFile(at: url)
+/// if info.kind == .plaintextSQLite { try DatabaseTools.encryptPlaintextDatabase(at: url, password: password) }
 /// ```
 public struct DatabaseFileInfo: Sendable, Equatable {
     /// The kinds of thing a path can hold (``DatabaseFileKind``).
@@ -35,7 +35,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     /// `nil` when only a key can tell (the same diagnosis the open runs).
     public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManagerError(problemBeforeUnlockAt: path) }
 
-    /// Why ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+    /// Why ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
     /// would refuse the file before reading a page, or `nil` for a plaintext SQLite database (the
     /// same check the encryption runs): ``DatabaseManagerError/notPlaintextDatabase(path:)`` for
     /// an empty or non-plaintext file, otherwise ``problemBeforeUnlock``.
@@ -51,17 +51,5 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         plaintextPageSize = header.map(DatabaseFile.pageSize(inHeader:))
         plaintextPageCount = header.map { DatabaseFile.headerField($0, at: 28, count: 4) }
         plaintextUserVersion = header.map { DatabaseFile.headerField($0, at: 60, count: 4) }
-    }
-}
-
-extension DatabaseManager {
-    /// Inspects the file at `url` without a key and without SQLite: see ``DatabaseFileInfo``.
-    public static func inspectFile(at url: URL) -> DatabaseFileInfo {
-        DatabaseFileInfo(path: url.path)
-    }
-
-    /// Inspects the file at a path as given (relative paths stay relative in messages).
-    public static func inspectFile(atPath path: String) -> DatabaseFileInfo {
-        DatabaseFileInfo(path: path)
     }
 }

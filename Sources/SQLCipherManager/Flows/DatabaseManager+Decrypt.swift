@@ -12,7 +12,7 @@ extension DatabaseManager {
     /// the copy is checked on a fresh connection (`PRAGMA integrity_check`, schema, row counts)
     /// before it appears at `destination` (`link`, which never overwrites). A crash leaves
     /// either no destination or a complete one; the leftovers are removed by
-    /// ``recoverInterruptedOperation(at:)`` on `destination`.
+    /// ``DatabaseTools/recoverInterruptedOperation(at:)`` on `destination`.
     ///
     /// The copy holds every row in clear text. It is created readable and writable by its owner
     /// only (the source's permission bits masked with `0700`); keep it somewhere private.

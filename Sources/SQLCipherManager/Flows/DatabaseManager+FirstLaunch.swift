@@ -10,7 +10,7 @@ extension DatabaseManager {
     /// | Key in the store | File at ``databaseURL`` | What happens |
     /// |---|---|---|
     /// | none | none | 32 bytes from the system's secure random source (`getentropy`) are **stored first** (durably), then the database is created with them |
-    /// | none | plaintext SQLite | a new key is **stored first**, then the file is encrypted in place (the crash-safe `sqlcipher_export` engine of ``encryptPlaintextDatabase(at:to:key:configuration:progress:)``), then opened |
+    /// | none | plaintext SQLite | a new key is **stored first**, then the file is encrypted in place (the crash-safe `sqlcipher_export` engine of ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``), then opened |
     /// | none | encrypted | ``DatabaseManagerError/keyUnavailable(identifier:reason:)``; the file is untouched and **no key is made** |
     /// | none | anything else (damaged SQLite header, empty, folder…) | what ``open(password:)`` would say of it (``DatabaseManagerError/notADatabase(path:reason:)``…); untouched, **no key is made** |
     /// | unavailable (locked, unsafe permissions…) | any | ``DatabaseManagerError/keyUnavailable(identifier:reason:)``; nothing is touched, no key is made |
@@ -18,7 +18,7 @@ extension DatabaseManager {
     /// | stored | none or plaintext | an earlier launch stopped after storing the key: the database is created, or the plaintext file encrypted, with the stored key |
     ///
     /// An encryption interrupted by a crash is finished or rolled back first
-    /// (``recoverInterruptedOperation(at:)``), so a `kill -9` at any moment of the first launch
+    /// (``DatabaseTools/recoverInterruptedOperation(at:)``), so a `kill -9` at any moment of the first launch
     /// ends, on the next launch, with every row readable under the stored key. When two
     /// processes race on the first launch, the store keeps the first key
     /// (``KeyStoreError/alreadyStored(identifier:store:)``) and the second process uses it.
@@ -32,7 +32,7 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/keyRefused(identifier:path:)``,
     ///   ``DatabaseManagerError/keyNotStored(identifier:reason:)`` (nothing created or encrypted),
     ///   ``DatabaseManagerError/alreadyOpen``, and the errors of ``create(key:)``, ``open(key:)`` and
-    ///   ``encryptPlaintextDatabase(at:to:key:configuration:progress:)``.
+    ///   ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``.
     @discardableResult
     public func openOrCreate(
         keyStore: any KeyStore, keyIdentifier: String, progress: ((Double) -> Void)? = nil

@@ -26,16 +26,4 @@ extension DatabaseManager {
             try rekeyFlow(key: key.sqlcipherKey, options: options, progress: progress)
         }
     }
-
-    /// Encrypts a plaintext SQLite database with `key`, in place or into `destination`
-    /// (`sqlcipher_export` into a file attached with `ATTACH … KEY ?`); otherwise as
-    /// ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``.
-    public static func encryptPlaintextDatabase(
-        at source: URL, to destination: URL? = nil, key: DatabaseKey,
-        configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
-    ) throws {
-        try encryptFlow(
-            source: source.path, destination: destination?.path, key: key.sqlcipherKey,
-            configuration: configuration, progress: progress)
-    }
 }

@@ -3,28 +3,6 @@ import Foundation
 // MARK: - Crash recovery
 
 extension DatabaseManager {
-    /// Finishes or rolls back a rekey, encrypt or decrypt that was interrupted (process killed,
-    /// power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
-    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt` and their `-journal`/`-wal`/`-shm`,
-    /// `<file>.scm-lock`). An operation that is still running in another process or manager
-    /// (it holds an `flock` on `<file>.scm-lock`) is left alone.
-    ///
-    /// Every create and open runs this first, so apps need to call it only for files they never
-    /// open through a manager, such as a plaintext copy written by ``decrypt(to:progress:)``.
-    /// An operation interrupted before its copy was verified is rolled back (the file keeps its
-    /// old key, or stays plaintext); one interrupted after that is completed (the file has the
-    /// new key). Try both keys after a crash during a rekey: exactly one opens the file.
-    ///
-    /// - Returns: what was done; ``RecoveryOutcome/nothingToRecover`` when there was no journal.
-    /// - Throws: ``DatabaseManagerError/operationInProgress(path:)`` while another process or
-    ///   manager runs an operation on the file, ``DatabaseManagerError/recoveryFailed(path:reason:)``
-    ///   for a journal this code did not write, or the file-system error that stopped the
-    ///   recovery (the files are then left as they were, and the next call tries again).
-    @discardableResult
-    public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
-        try recoverInterruptedOperation(atPath: url.path)
-    }
-
     @discardableResult
     static func recoverInterruptedOperation(atPath path: String) throws -> RecoveryOutcome {
         // The journal, copy and lock sit beside the real file, as SQLite's own sidecars do.

@@ -33,7 +33,7 @@ extension DatabaseManager {
     /// failure the database is intact, still opens with the old password, and is open again.
     /// A crash at any moment leaves a file that opens with exactly one of the old and the new
     /// password, every row present; the next open finishes or rolls back (see
-    /// ``recoverInterruptedOperation(at:)``).
+    /// ``DatabaseTools/recoverInterruptedOperation(at:)``).
     ///
     /// - Parameters:
     ///   - password: the new password; it must satisfy the ``PasswordPolicy``.

@@ -15,19 +15,8 @@ public enum CipherSettingsDiagnosis: Sendable, Equatable {
 // MARK: - The settings ladder
 
 extension DatabaseManager {
-    /// The known setting sets the linked SQLCipher can read, in the order
-    /// ``diagnoseCipherSettings(password:alsoTrying:)`` tries them (empty when SQLCipher is not
-    /// linked): SQLCipher 3.x tries its defaults (`PRAGMA kdf_iter = 64000`,
-    /// `cipher_page_size = 1024`, `cipher_use_hmac = ON`), the SQLCipher 2 format
-    /// (`kdf_iter = 4000`) and the SQLCipher 1 format (`kdf_iter = 4000`,
-    /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults and `cipher_compatibility` 3, 2, 1.
-    /// Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
-    public static var knownCipherSettings: [CipherSettingsCandidate] {
-        linkedSQLCipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
-    }
-
     /// For a password that failed to open the database: tries `extra`, then every set of
-    /// ``knownCipherSettings`` (skipping any that opens files the same way as the configured
+    /// ``DatabaseTools/knownCipherSettings`` (skipping any that opens files the same way as the configured
     /// ``DatabaseConfiguration/cipher``, which already failed), each on a fresh read-only
     /// connection, and reports the first that opens the file — or that none does.
     ///
@@ -47,7 +36,7 @@ extension DatabaseManager {
         password: String, alsoTrying extra: [CipherSettingsCandidate] = []
     ) throws -> CipherSettingsDiagnosis {
         let (path, configured) = try locked { (try requirePath(), configuration) }
-        guard let version = Self.linkedSQLCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
+        guard let version = Self.linkedCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let key = SecretBytes(password: password)
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]

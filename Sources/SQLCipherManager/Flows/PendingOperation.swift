@@ -2,7 +2,7 @@
 
 /// A rekey, encrypt or decrypt recorded beside a database file (`<file>.scm-journal`) that has
 /// not finished: it is still running in some process, or it was interrupted (process killed,
-/// power lost) and the next create, open or ``DatabaseManager/recoverInterruptedOperation(at:)``
+/// power lost) and the next create, open or ``DatabaseTools/recoverInterruptedOperation(at:)``
 /// finishes or rolls it back. Reported by ``DatabaseFileInfo/pendingOperation``.
 public struct PendingOperation: Sendable, Equatable {
     /// What was being done.

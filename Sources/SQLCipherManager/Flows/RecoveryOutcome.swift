@@ -1,6 +1,6 @@
 // MARK: - RecoveryOutcome
 
-/// What ``DatabaseManager/recoverInterruptedOperation(at:)`` did with a rekey, encrypt or
+/// What ``DatabaseTools/recoverInterruptedOperation(at:)`` did with a rekey, encrypt or
 /// decrypt that a crash interrupted.
 public enum RecoveryOutcome: String, Sendable, Hashable {
     /// No interrupted operation was recorded for the file.

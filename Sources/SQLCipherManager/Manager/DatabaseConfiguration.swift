@@ -19,7 +19,7 @@ public struct DatabaseConfiguration: Sendable {
     public var checksIntegrityOnOpen: Bool
     /// Opt-in: when `open(password:)` or `open(rawKey:)` finds a plaintext SQLite file at the
     /// path, encrypt it in place with that key first (the export of
-    /// ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``:
+    /// ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``:
     /// `ATTACH … KEY` + `sqlcipher_export`, verified, crash-safe), then open it.
     public var adoptsPlaintextDatabase: Bool
     /// How password key slots are made and which Argon2id costs are accepted (key-slot

@@ -23,7 +23,7 @@ extension DatabaseManager {
     /// The linked SQLCipher's default KDF: PBKDF2-HMAC-SHA1 before 4.0, else
     /// `PRAGMA cipher_default_kdf_algorithm`.
     static let defaultKDFAlgorithm: KDFAlgorithm? = {
-        guard let version = linkedSQLCipherVersion else { return nil }
+        guard let version = linkedCipherVersion else { return nil }
         guard version >= SQLCipherVersion(4, 0, 0) else { return .sha1 }
         return linkedDefault("PRAGMA cipher_default_kdf_algorithm").flatMap(KDFAlgorithm.init)
     }()

@@ -84,6 +84,6 @@ extension DatabaseManager {
     static func expectedPageSize(_ cipher: CipherOptions) -> Int {
         if let pageSize = cipher.pageSize { return pageSize }
         if let compatibility = cipher.compatibility { return compatibility >= 4 ? 4096 : 1024 }
-        return (linkedSQLCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
+        return (linkedCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
     }
 }

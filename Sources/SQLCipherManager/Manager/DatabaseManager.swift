@@ -48,9 +48,12 @@ import Foundation
 /// ### Keys and encryption (crash-safe, export-based)
 /// - ``rekey(password:options:progress:)``
 /// - ``rekey(rawKey:options:progress:)``
-/// - ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+/// - ``rekey(key:options:progress:)``
 /// - ``decrypt(to:progress:)``
-/// - ``recoverInterruptedOperation(at:)``
+/// - ``cipherInfo``
+///
+/// Encrypting a plaintext file and recovering an interrupted operation need no manager: they
+/// are in ``DatabaseTools``.
 public final class DatabaseManager: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only under `lock`.
 

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - PasswordPolicy
 
 /// Decides whether a new password may be used: checked when a database is created
-/// (``DatabaseManager/create(password:)``, ``DatabaseManager/encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
+/// (``DatabaseManager/create(password:)``, ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
 /// adopting a plaintext file on open) and when the password changes
 /// (``DatabaseManager/rekey(password:options:progress:)``).
 ///

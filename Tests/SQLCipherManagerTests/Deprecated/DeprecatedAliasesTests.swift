@@ -25,6 +25,10 @@ protocol AliasCheck {
     @Test func busyTimeoutInSeconds() throws {
         try (BusyTimeoutAliases() as any AliasCheck).run(in: TemporaryDirectory())
     }
+
+    @Test func staticsOnTheManager() throws {
+        try (ToolsAliases() as any AliasCheck).run(in: TemporaryDirectory())
+    }
 }
 
 struct FolderAliases: AliasCheck {
@@ -91,5 +95,32 @@ struct BusyTimeoutAliases: AliasCheck {
             #expect(Int(configuration.busyTimeoutMilliseconds) == expected, "\(seconds) s")
             #expect(!configuration.foreignKeys)
         }
+    }
+}
+
+struct ToolsAliases: AliasCheck {
+    @available(*, deprecated)
+    func run(in dir: TemporaryDirectory) throws {
+        #expect(DatabaseManager.linkedSQLCipherVersion == DatabaseTools.linkedSQLCipherVersion)
+        #expect(DatabaseManager.linkedSQLiteVersion == DatabaseTools.linkedSQLiteVersion)
+        #expect(DatabaseManager.knownCipherSettings == DatabaseTools.knownCipherSettings)
+        let plain = dir.file("plain.db")
+        try Fixture.makePlaintextDatabase(at: plain, rows: 3)
+        #expect(DatabaseManager.inspectFile(at: plain).kind == .plaintextSQLite)
+        #expect(DatabaseManager.inspectFile(atPath: plain.path).kind == .plaintextSQLite)
+        #expect(try DatabaseManager.recoverInterruptedOperation(at: plain) == .nothingToRecover)
+        let configuration = DatabaseConfiguration(cipher: .fast())
+        try DatabaseManager.encryptPlaintextDatabase(at: plain, to: dir.file("p.db"), password: "secret", configuration: configuration)
+        let raw = Data(repeating: 1, count: 32)
+        try DatabaseManager.encryptPlaintextDatabase(at: plain, to: dir.file("r.db"), rawKey: raw, configuration: configuration)
+        let key = try DatabaseKey.generate()
+        try DatabaseManager.encryptPlaintextDatabase(at: plain, to: dir.file("k.db"), key: key, configuration: configuration)
+        let manager = dir.manager("k.db")
+        try manager.open(key: key)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
+        let info = try manager.cipherInfo
+        #expect(manager.cipherVersion.flatMap(SQLCipherVersion.init(parsing:)) == info.version)
+        #expect(manager.cipherProvider == info.provider)
+        #expect(try manager.cipherSettings() == info.settings)
     }
 }

@@ -118,7 +118,7 @@ struct FaultInjectionTests {
         let run = try FaultInjection.run(Flow.rekey.rawValue, in: dir.url, kill: .pauseWhenFileContains(
             path: journal, text: "phase=export", body: {
                 let before = FileSnapshot(dir.url)
-                whilePaused.outcome = thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) }
+                whilePaused.outcome = thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) }
                 whilePaused.open = dir.openResult(password: "old-secret")
                 whilePaused.files = FileSnapshot(dir.url).differences(from: before)
             }))
@@ -195,7 +195,7 @@ struct FaultInjectionTests {
     private func checkDecrypt(_ dir: TemporaryDirectory) -> (State, [String]) {
         var problems = encryptedProblems(dir, "test.db", password: "old-secret")
         do {
-            try DatabaseManager.recoverInterruptedOperation(at: dir.file("out.db"))
+            try DatabaseTools.recoverInterruptedOperation(at: dir.file("out.db"))
         } catch {
             problems.append("recovery of the destination: \(error)")
         }

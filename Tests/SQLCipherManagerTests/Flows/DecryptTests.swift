@@ -39,7 +39,7 @@ struct DecryptTests {
         #expect(permissions(dir.file("plain.db")) == 0o600)
 
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: dir.file("plain.db").path)
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: dir.file("plain.db"), to: dir.file("again.db"), password: "new-secret", configuration: manager.configuration)
         #expect(permissions(dir.file("again.db")) == 0o640)
     }

@@ -14,7 +14,7 @@ struct EncryptPlaintextTests {
         try RichDatabase.makePlaintext(at: dir.file(), rows: 300)
         let before = try plaintextFingerprint(dir.file())
         var fractions: [Double] = []
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: dir.file(), password: "new-secret", configuration: Self.configuration) { fractions.append($0) }
 
         #expect(!DatabaseFile(path: dir.file().path).isPlaintextSQLite)
@@ -40,7 +40,7 @@ struct EncryptPlaintextTests {
         }
         writer.close()
         #expect((FileSystem.size(of: dir.file().path + "-wal") ?? 0) > 0)
-        try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: "new-secret", configuration: Self.configuration)
+        try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: "new-secret", configuration: Self.configuration)
 
         for suffix in FileSystem.sidecarSuffixes {
             #expect(!FileManager.default.fileExists(atPath: dir.file().path + suffix), "\(suffix) left")
@@ -56,7 +56,7 @@ struct EncryptPlaintextTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file())
         let rawKey = Data((0..<32).map { UInt8(255 - $0) })
-        try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), rawKey: rawKey, configuration: Self.configuration)
+        try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), rawKey: rawKey, configuration: Self.configuration)
         let manager = dir.manager()
         try manager.open(rawKey: rawKey)
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
@@ -69,7 +69,7 @@ struct EncryptPlaintextTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file("plain.db"))
         let source = Fixture.bytes(dir.file("plain.db"))
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: dir.file("plain.db"), to: dir.file(), password: "new-secret", configuration: Self.configuration)
 
         #expect(Fixture.bytes(dir.file("plain.db")) == source)
@@ -115,7 +115,7 @@ struct EncryptPlaintextTests {
         }
         let snapshot = FileSnapshot(dir.url)
         let failure = thrownCase {
-            try DatabaseManager.encryptPlaintextDatabase(
+            try DatabaseTools.encryptPlaintextDatabase(
                 at: source, to: destination, password: password, configuration: Self.configuration)
         }
         #expect(failure == expected)
@@ -131,7 +131,7 @@ struct EncryptPlaintextTests {
         for locked in [dir.file(), dir.url] {
             let failure = ReadOnly.whileReadOnly(locked) {
                 thrownCase {
-                    try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: "new-secret", configuration: Self.configuration)
+                    try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: "new-secret", configuration: Self.configuration)
                 }
             }
             #expect(failure == "permissionDenied")
@@ -147,7 +147,7 @@ struct EncryptPlaintextTests {
         try RichDatabase.makePlaintext(at: dir.file())
         let snapshot = FileSnapshot(dir.url)
         try ReadOnly.whileReadOnly(dir.url) {
-            try DatabaseManager.encryptPlaintextDatabase(
+            try DatabaseTools.encryptPlaintextDatabase(
                 at: dir.file(), to: out.file(), password: "new-secret", configuration: Self.configuration)
         }
         #expect(FileSnapshot(dir.url) == snapshot)
@@ -161,7 +161,7 @@ struct EncryptPlaintextTests {
         try RichDatabase.makePlaintext(at: disk.file("test.db"), rows: 4000)
         let snapshot = FileSnapshot(disk.url)
         let failure = thrownCase {
-            try DatabaseManager.encryptPlaintextDatabase(at: disk.file("test.db"), password: "new-secret", configuration: Self.configuration)
+            try DatabaseTools.encryptPlaintextDatabase(at: disk.file("test.db"), password: "new-secret", configuration: Self.configuration)
         }
         #expect(failure == "insufficientDiskSpace")
         #expect(FileSnapshot(disk.url) == snapshot)
@@ -185,7 +185,7 @@ struct EncryptThroughLinkTests {
         try RichDatabase.makePlaintext(at: dir.file("real/real.db"), rows: 50)
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "real/real.db")
 
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: dir.file("link.db"), password: "new-secret",
             configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)))
 

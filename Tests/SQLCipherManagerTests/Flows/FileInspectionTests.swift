@@ -22,25 +22,25 @@ import Testing
         ]
         for (url, kind, problem) in cases {
             let before = Fixture.bytes(url)
-            let info = DatabaseManager.inspectFile(at: url)
+            let info = DatabaseTools.inspectFile(at: url)
             #expect(info.kind == kind, "\(url.lastPathComponent)")
             #expect(info.problemBeforeUnlock?.caseName == problem, "\(url.lastPathComponent)")
             #expect(Fixture.bytes(url) == before)
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("missing.db").path))
-        let info = DatabaseManager.inspectFile(at: plain)
+        let info = DatabaseTools.inspectFile(at: plain)
         #expect(info.plaintextUserVersion == 9)
         #expect(info.plaintextPageSize.map { $0 >= 512 } == true)
         #expect(info.plaintextPageCount.map { $0 >= 2 } == true)
         #expect(info.size == Int64(Fixture.bytes(plain).count))
-        #expect(DatabaseManager.inspectFile(at: encrypted).plaintextUserVersion == nil)
+        #expect(DatabaseTools.inspectFile(at: encrypted).plaintextUserVersion == nil)
     }
 
     @Test func aNamedPipeIsASpecialFileAndIsNotRead() throws {
         let dir = TemporaryDirectory()
         let pipe = dir.file("pipe.db")
         #expect(mkfifo(pipe.path, 0o600) == 0)
-        let info = DatabaseManager.inspectFile(at: pipe)  // would block forever if it read the pipe
+        let info = DatabaseTools.inspectFile(at: pipe)  // would block forever if it read the pipe
         #expect(info.kind == .specialFile)
         #expect(info.problemBeforeUnlock?.caseName == "notADatabase")
     }
@@ -52,20 +52,20 @@ struct PendingOperationInspectionTests {
     func pendingOperationIsReported() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
-        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation == nil)
+        #expect(DatabaseTools.inspectFile(at: dir.file()).pendingOperation == nil)
         let name = ExportOperation.temporaryName(for: dir.file().path, operation: .rekey)
         try OperationJournal(operation: .rekey, install: .replace, phase: .install, temporaryName: name).write(for: dir.file().path)
         let snapshot = FileSnapshot(dir.url)
 
-        let pending = try #require(DatabaseManager.inspectFile(at: dir.file()).pendingOperation)
+        let pending = try #require(DatabaseTools.inspectFile(at: dir.file()).pendingOperation)
         #expect(pending.kind == .rekey && pending.phase == .verified && !pending.isRunning)
         #expect(FileSnapshot(dir.url) == snapshot)
 
         let lock = try #require(try OperationLock.acquire(for: dir.file().path))
         defer { lock.release() }
-        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation?.isRunning == true)
+        #expect(DatabaseTools.inspectFile(at: dir.file()).pendingOperation?.isRunning == true)
         try Data("not a journal".utf8).write(to: dir.file("test.db.scm-journal"))
-        #expect(DatabaseManager.inspectFile(at: dir.file()).pendingOperation?.phase == .unreadable)
+        #expect(DatabaseTools.inspectFile(at: dir.file()).pendingOperation?.phase == .unreadable)
     }
 
     @Test("through a symbolic link, the operation beside the real file is the one reported")
@@ -75,8 +75,8 @@ struct PendingOperationInspectionTests {
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "test.db")
         let name = ExportOperation.temporaryName(for: dir.file().path, operation: .encrypt)
         try OperationJournal(operation: .encrypt, install: .replace, phase: .export, temporaryName: name).write(for: dir.file().path)
-        let pending = try #require(DatabaseManager.inspectFile(at: dir.file("link.db")).pendingOperation)
+        let pending = try #require(DatabaseTools.inspectFile(at: dir.file("link.db")).pendingOperation)
         #expect(pending.kind == .encrypt && pending.phase == .copying)
-        #expect(DatabaseManager.inspectFile(at: dir.file("link.db")).size == Int64(Fixture.bytes(dir.file()).count))
+        #expect(DatabaseTools.inspectFile(at: dir.file("link.db")).size == Int64(Fixture.bytes(dir.file()).count))
     }
 }

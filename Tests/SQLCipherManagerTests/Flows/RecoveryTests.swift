@@ -53,7 +53,7 @@ struct RecoveryTests {
     func discardedCopyIsReported() throws {
         let dir = try verifiedRekeyCopyWithStampedJournal()
         try Data(repeating: 0x5A, count: 4096).write(to: dir.file("test.db.scm-rekey"))
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .discardedUnprovenCopy)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .discardedUnprovenCopy)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
     }
 
@@ -66,7 +66,7 @@ struct RecoveryTests {
         try Data(repeating: 7, count: 3000).write(to: dir.file("test.db.scm-rekey"))
         try Data(repeating: 1, count: 512).write(to: dir.file("test.db.scm-rekey-journal"))
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
         #expect(Fixture.bytes(dir.file()) == original)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
         #expect(dir.openResult(password: "old-secret") == "none")
@@ -92,10 +92,10 @@ struct RecoveryTests {
         let installed = Fixture.bytes(dir.file())
         try journal(.install, target: dir.file())
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .completed)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .completed)
         #expect(Fixture.bytes(dir.file()) == installed)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
     }
 
     @Test("a -wal holding data beside the target (someone wrote since): the copy is dropped, the file kept")
@@ -107,7 +107,7 @@ struct RecoveryTests {
         try journal(.install, target: dir.file())
         try Data(repeating: 9, count: 4096).write(to: dir.file("test.db-wal"))
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
         #expect(Fixture.bytes(dir.file()) == original)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db", "test.db-wal"])
     }
@@ -124,7 +124,7 @@ struct RecoveryTests {
             """)
         writer.close()
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
         #expect(try dir.withOpened(password: "old-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
     }
@@ -133,7 +133,7 @@ struct RecoveryTests {
     func stampedInstallCompletes() throws {
         let dir = try verifiedRekeyCopyWithStampedJournal()
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .completed)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .completed)
         #expect(dir.openResult(password: "new-secret") == "none")
     }
 
@@ -143,7 +143,7 @@ struct RecoveryTests {
         try RichDatabase.makeEncrypted(in: dir, name: "out.db.scm-encrypt", password: "new-secret")
         try journal(.install, .create, operation: .encrypt, target: dir.file("out.db"))
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["out.db"])
         #expect(dir.openResult("out.db", password: "new-secret") == "none")
     }
@@ -158,11 +158,11 @@ struct RecoveryTests {
         #expect(lock != nil)
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "operationInProgress")
+        #expect(thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) } == "operationInProgress")
         #expect(dir.openResult(password: "old-secret") == "operationInProgress")
         #expect(FileSnapshot(dir.url) == snapshot)
         lock = nil
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
     }
 
@@ -173,7 +173,7 @@ struct RecoveryTests {
         try Data("hello".utf8).write(to: dir.file("test.db.scm-journal"))
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
+        #expect(thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
         #expect(dir.openResult(password: "old-secret") == "recoveryFailed")
         #expect(FileSnapshot(dir.url) == snapshot)
     }
@@ -187,7 +187,7 @@ struct RecoveryTests {
             .write(for: dir.file().path)
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try DatabaseManager.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
+        #expect(thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) } == "recoveryFailed")
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 
@@ -197,7 +197,7 @@ struct RecoveryTests {
         try RichDatabase.makeEncrypted(in: dir)
         try Data("sqlciphermanager-jour".utf8).write(to: dir.file("test.db.scm-journal.tmp"))
 
-        #expect(try DatabaseManager.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
     }
 

@@ -43,7 +43,7 @@ struct RekeyTests {
         try manager.rekey(password: "new-secret", options: options)
 
         #expect(manager.configuration.cipher == options)
-        let settings = try manager.cipherSettings()
+        let settings = try manager.cipherInfo.settings
         #expect(settings.kdfIterations == 5000 && settings.pageSize == 4096)
         manager.close()
         #expect(dir.openResult(password: "new-secret") == "incorrectPasswordOrSettings")
@@ -62,7 +62,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let options = CipherOptions.fast(kdfIterations: 6000, usesHMAC: false)
         try manager.rekey(password: "old-secret", options: options)
-        #expect(try manager.cipherSettings().usesHMAC == false)
+        #expect(try manager.cipherInfo.settings.usesHMAC == false)
         manager.close()
 
         #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
@@ -166,7 +166,7 @@ struct RekeyTests {
         #expect(thrownCase { try manager.rekey(password: "   ") } == "invalidPassword")
         #expect(thrownCase { try manager.rekey(rawKey: Data(count: 16)) } == "invalidKeyLength")
         let modern = CipherOptions(kdfAlgorithm: .sha512)
-        if let version = DatabaseManager.linkedSQLCipherVersion, version < SQLCipherVersion(4, 0, 0) {
+        if let version = DatabaseTools.linkedSQLCipherVersion, version < SQLCipherVersion(4, 0, 0) {
             #expect(thrownCase { try manager.rekey(password: "new-secret", options: modern) } == "unsupportedOption")
         }
         #expect(thrownCase { try manager.rekey(password: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")

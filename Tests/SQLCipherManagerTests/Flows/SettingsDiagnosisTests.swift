@@ -75,14 +75,14 @@ import Testing
             Issue.record("a wrong password was reported as right")
             return
         }
-        #expect(tried == DatabaseManager.knownCipherSettings)
+        #expect(tried == DatabaseTools.knownCipherSettings)
         #expect(tried.count == 12, "3 formats × 4 page sizes on SQLCipher 3")
     }
 
     @Test func callerSetsAreTriedFirst() throws {
         let dir = TemporaryDirectory()
         let url = try Self.write(dir, CipherOptions(kdfIterations: 6000, pageSize: 2048))
-        #expect(try Self.diagnose(url) == .noKnownSettingsOpen(tried: DatabaseManager.knownCipherSettings))
+        #expect(try Self.diagnose(url) == .noKnownSettingsOpen(tried: DatabaseTools.knownCipherSettings))
         let recorded = CipherSettingsCandidate(name: "recorded", options: CipherOptions(kdfIterations: 6000, pageSize: 2048, allowsLegacyKDFIterations: true))
         #expect(try Self.found(Self.diagnose(url, alsoTrying: [recorded]), url) == recorded)
     }

@@ -64,7 +64,7 @@ import Testing
     @Test func aPlaintextDatabaseWeEncryptOpensInTheShell() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file(), rows: Self.rows)
-        try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: "secret", configuration: dir.manager().configuration)
+        try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: "secret", configuration: dir.manager().configuration)
         let manager = dir.manager()
         try manager.open(password: "secret")
         #expect(try Self.shellLines(dir.file(), key: "'secret'", Self.query + ";") == Self.ourLines(manager))

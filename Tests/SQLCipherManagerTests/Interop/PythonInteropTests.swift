@@ -88,7 +88,7 @@ import Testing
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file(), rows: Self.rows)
         let plain = try Self.pythonRows(dir.file(), key: nil, pragmas: [], driver: .sqlite3)
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: dir.file(), password: "secret", configuration: dir.manager().configuration)
         #expect(try Self.pythonRows(dir.file(), key: .password("secret")) == plain)
         #expect(throws: PythonFailure.self) { try Self.pythonRows(dir.file(), key: nil, pragmas: [], driver: .sqlite3) }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CipherOptionsTests {
     @Test func linkedVersionIsDetected() throws {
-        let version = try #require(DatabaseManager.linkedSQLCipherVersion)
+        let version = try #require(DatabaseTools.linkedSQLCipherVersion)
         #expect(version >= SQLCipherVersion(3, 4, 0))
     }
 
@@ -23,11 +23,11 @@ import Testing
             $0.cipher.usesHMAC = false
         }
         try manager.create(password: "secret")
-        let settings = try manager.cipherSettings()
+        let settings = try manager.cipherInfo.settings
         #expect(settings.kdfIterations == 3000)
         #expect(settings.pageSize == 4096)
         #expect(settings.usesHMAC == false)
-        #expect(manager.cipherVersion?.isEmpty == false)
+        #expect(try manager.cipherInfo.version == DatabaseTools.linkedSQLCipherVersion)
         #expect((manager.databaseSize ?? 0) % 4096 == 0)
         manager.close()
         // Other settings do not open the file.
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func fourPointXOptionsThrowOnOlderSQLCipher() throws {
-        let version = try #require(DatabaseManager.linkedSQLCipherVersion)
+        let version = try #require(DatabaseTools.linkedSQLCipherVersion)
         let options: [(inout CipherOptions) -> Void] = [
             { $0.kdfAlgorithm = .sha512 }, { $0.hmacAlgorithm = .sha256 }, { $0.compatibility = 3 },
         ]

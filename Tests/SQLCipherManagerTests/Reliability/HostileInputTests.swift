@@ -101,14 +101,14 @@ enum HostileInputs {
         BadInput(name: "encrypt with kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling",
                  arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
                  act: { scene in
-                     try DatabaseManager.encryptPlaintextDatabase(
+                     try DatabaseTools.encryptPlaintextDatabase(
                          at: scene.url, password: "new-secret",
                          configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 1 << 32)))
                  }),
         BadInput(name: "encrypt with kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
                  arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
                  act: { scene in
-                     try DatabaseManager.encryptPlaintextDatabase(
+                     try DatabaseTools.encryptPlaintextDatabase(
                          at: scene.url, to: scene.dir.file("out.db"), password: "new-secret",
                          configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000)))
                  }),
@@ -274,6 +274,6 @@ extension HostileInputs {
         let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(
             cipher: CipherOptions(kdfIterations: CipherOptions.minimumKDFIterations)))
         try manager.create(password: "secret")
-        #expect(try manager.cipherSettings().kdfIterations == CipherOptions.minimumKDFIterations)
+        #expect(try manager.cipherInfo.settings.kdfIterations == CipherOptions.minimumKDFIterations)
     }
 }

@@ -170,7 +170,7 @@ final class LedgerScene: @unchecked Sendable {
         case .rekey: try manager.rekey(password: "new-secret")
         case .settings: try manager.rekey(password: "old-secret", options: flow.finalOptions)
         case .encryptInPlace:
-            try DatabaseManager.encryptPlaintextDatabase(
+            try DatabaseTools.encryptPlaintextDatabase(
                 at: url, password: "new-secret", configuration: DatabaseConfiguration(cipher: flow.finalOptions))
         case .adopt: try manager.open(password: "new-secret")
         }

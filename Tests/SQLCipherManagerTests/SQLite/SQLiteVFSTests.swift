@@ -28,7 +28,7 @@ struct SQLiteVFSTests {
         #expect(try lockHolder(dir.file().path) == "\(getpid())")
 
         #expect(DatabaseFile(path: dir.file().path).header(count: 100)?.count == 100)
-        _ = DatabaseManager.inspectFile(at: dir.file())
+        _ = DatabaseTools.inspectFile(at: dir.file())
         let sibling = dir.manager()
         try sibling.open(password: "old-secret")
         sibling.close()

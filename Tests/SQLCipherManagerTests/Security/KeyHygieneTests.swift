@@ -63,7 +63,7 @@ import Testing
         let missing = dir.manager("missing.db")
         missing.delegate = delegate
         collect { try missing.open(password: Self.password) }
-        collect { try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
+        collect { try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
         try manager.open(password: "the-real-one")
         collect { try manager.rekey(password: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
         collect { try manager.transaction { _ in try manager.rekey(password: Self.newPassword) } }

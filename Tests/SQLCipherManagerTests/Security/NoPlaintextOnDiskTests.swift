@@ -120,7 +120,7 @@ import Testing
         connection.close()
         #expect(canary.leaks(in: dir.url) != [], "the plaintext source must show the marker, or the scan proves nothing")
         var seenInTheCopy: [String] = []
-        try DatabaseManager.encryptPlaintextDatabase(at: dir.file(), password: "secret", configuration: dir.manager().configuration) { _ in
+        try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: "secret", configuration: dir.manager().configuration) { _ in
             // While the copy is written, only the source (still plaintext) may show the marker.
             seenInTheCopy += canary.leaks(in: dir.url).filter { !$0.hasSuffix("/test.db") && !$0.hasSuffix("/test.db-wal") }
         }

@@ -61,7 +61,7 @@ extension BadInput {
         case .smallDisk:
             if !SmallDisk.isSupported { try Test.cancel("skipped: mounting a small tmpfs needs root") }
         case .sqlcipher3:
-            if let version = DatabaseManager.linkedSQLCipherVersion, version.major >= 4 {
+            if let version = DatabaseTools.linkedSQLCipherVersion, version.major >= 4 {
                 try Test.cancel("skipped: SQLCipher \(version) is linked; the case is about 3.x")
             }
         }

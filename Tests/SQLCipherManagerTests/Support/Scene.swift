@@ -69,7 +69,7 @@ final class Scene: @unchecked Sendable {
     /// Encrypts the plaintext file at ``url`` in place, or into `destination`.
     func encrypt(_ password: String, to destination: URL? = nil, progress: ((Double) -> Void)? = nil) throws {
         passwords.append(password)
-        try DatabaseManager.encryptPlaintextDatabase(
+        try DatabaseTools.encryptPlaintextDatabase(
             at: url, to: destination, password: password,
             configuration: TemporaryDirectory.manager(at: url).configuration, progress: progress)
     }

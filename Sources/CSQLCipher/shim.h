@@ -25,4 +25,61 @@ static inline int csqlcipher_bind_blob_nocopy(sqlite3_stmt *stmt, int index, con
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_STATIC);
 }
 
+// MARK: - Rows copied out (Statement+Rows.swift)
+
+#include <string.h>
+#include <stdint.h>
+
+// 1 when the statement has `count` columns named exactly as the `count` NUL-terminated strings
+// packed one after the other in `names` (sqlite3_column_name, strcmp), else 0: the check that
+// a cached statement's names still hold after SQLite may have re-prepared it.
+static inline int csqlcipher_column_names_equal(sqlite3_stmt *stmt, const char *names, int count) {
+    if (sqlite3_column_count(stmt) != count) return 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = sqlite3_column_name(stmt, i);
+        if (name == NULL || strcmp(name, names) != 0) return 0;
+        names += strlen(names) + 1;
+    }
+    return 1;
+}
+
+// The shape of the current row, for csqlcipher_row_copy: for each of the `count` columns, its
+// storage class (sqlite3_column_type) in the low 8 bits of `shape` and, for a text or blob, its
+// length in bytes (sqlite3_column_bytes) above them; returns the total length.
+static inline int64_t csqlcipher_row_shape(sqlite3_stmt *stmt, int count, int64_t *shape) {
+    int64_t bytes = 0;
+    for (int i = 0; i < count; i++) {
+        int type = sqlite3_column_type(stmt, i);
+        int64_t length = (type == SQLITE_TEXT || type == SQLITE_BLOB) ? sqlite3_column_bytes(stmt, i) : 0;
+        shape[i] = type | (length << 8);
+        bytes += length;
+    }
+    return bytes;
+}
+
+// Copies the current row of the given shape: each column's storage class in `tags`, an 8-byte
+// cell in `cells` (the integer, the double's bits, or the offset of its bytes in `bytes` in the
+// low 32 bits and their length in the high 32), and the texts and blobs one after the other in
+// `bytes` (sqlite3_column_int64 / _double / _text / _blob).
+static inline void csqlcipher_row_copy(sqlite3_stmt *stmt, int count, const int64_t *shape, uint8_t *tags, int64_t *cells, uint8_t *bytes) {
+    int64_t offset = 0;
+    for (int i = 0; i < count; i++) {
+        int type = (int)(shape[i] & 0xFF);
+        int64_t length = shape[i] >> 8;
+        const void *source = NULL;
+        tags[i] = (uint8_t)type;
+        switch (type) {
+        case SQLITE_INTEGER: cells[i] = sqlite3_column_int64(stmt, i); continue;
+        case SQLITE_FLOAT: { double value = sqlite3_column_double(stmt, i); memcpy(&cells[i], &value, 8); continue; }
+        case SQLITE_TEXT: source = sqlite3_column_text(stmt, i); break;
+        case SQLITE_BLOB: source = sqlite3_column_blob(stmt, i); break;
+        default: cells[i] = 0; continue;
+        }
+        if (source == NULL) length = 0;
+        if (length > 0) memcpy(bytes + offset, source, (size_t)length);
+        cells[i] = offset | (length << 32);
+        offset += length;
+    }
+}
+
 #endif

@@ -9,11 +9,12 @@ import Foundation
 @usableFromInline
 struct RowStorage {
     /// The storage classes, as tags.
-    enum Tag: UInt8 { case null, integer, real, text, blob }
+    /// The storage classes, as SQLite numbers them (`SQLITE_INTEGER` … `SQLITE_NULL`).
+    enum Tag: UInt8 { case integer = 1, real, text, blob, null }
 
     /// The heap block: the tags, cells and bytes (its header is unused: the count is kept
     /// beside the reference, so reading a value touches no class property).
-    final class Buffer: ManagedBuffer<Void, UInt8> {}
+    final class Buffer: ManagedBuffer<Void, UInt64> {}
 
     let buffer: Buffer
     /// The number of columns.
@@ -27,12 +28,21 @@ struct RowStorage {
     /// A storage for `count` columns and `byteCount` bytes of text and blobs, for `fill` to
     /// write once, before it is shared: it is never written after.
     static func make(count: Int, byteCount: Int, _ fill: (inout RowStorage.Writer) -> Void) -> RowStorage {
-        let created = Buffer.create(minimumCapacity: bytesOffset(count: count) + byteCount) { _ in }
-        let buffer = unsafeDowncast(created, to: Buffer.self)
-        buffer.withUnsafeMutablePointerToElements { base in
-            var writer = Writer(base: UnsafeMutableRawPointer(base), count: count)
+        make(count: count, byteCount: byteCount) { base in
+            var writer = Writer(base: base, count: count)
             fill(&writer)
         }
+    }
+
+    /// A storage for `count` columns and `byteCount` bytes, for `fill` to write from its start
+    /// (8-byte aligned) once, before it is shared.
+    static func make(count: Int, byteCount: Int, raw fill: (UnsafeMutableRawPointer) -> Void) -> RowStorage {
+        // Offsets and lengths are 32-bit (a text or blob is at most 2 GiB in SQLite).
+        precondition(byteCount <= Int(UInt32.max), "a row of more than 4 GiB of text and blobs")
+        let words = (bytesOffset(count: count) + byteCount + 7) / 8
+        let created = Buffer.create(minimumCapacity: words) { _ in }
+        let buffer = unsafeDowncast(created, to: Buffer.self)
+        buffer.withUnsafeMutablePointerToElements { fill(UnsafeMutableRawPointer($0)) }
         return RowStorage(buffer: buffer, count: count)
     }
 

@@ -16,6 +16,8 @@ final class Statement {
     lazy var parameterNames: [String?] = readParameterNames()
     /// The column names as last read (``currentColumnNames()``), shared by the rows it copies.
     var cachedColumnNames: [String]?
+    /// The same names as NUL-terminated UTF-8, one after the other, for the comparison.
+    var packedColumnNames: [CChar] = []
     /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     private(set) var generation: UInt64 = 0

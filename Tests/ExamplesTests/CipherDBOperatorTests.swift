@@ -9,7 +9,7 @@ import Testing
 
     /// Words of the library's API that an operator message must never contain.
     static let libraryWords = ["DatabaseManager", "CipherOptions", "DatabaseConfiguration", "busyTimeout",
-                               "databaseURL", "adoptsPlaintextDatabase", "encryptPlaintextDatabase"]
+                               "databaseURL", "adoptsPlaintextDatabase", "encryptPlaintextDatabase", "DatabaseTools"]
 
     @Test func versionNamesOursAndTheLinkedSQLCipherAndSQLite() throws {
         try cli.createDatabase("SELECT 1")

@@ -44,6 +44,23 @@ import Testing
         #expect(info.kind == .specialFile)
         #expect(info.problemBeforeUnlock?.caseName == "notADatabase")
     }
+
+    @Test func aRelativeFileURLIsInspectedAndReportedAsGiven() throws {
+        let dir = TemporaryDirectory()
+        let plain = dir.file("plain.db")
+        try Fixture.makePlaintextDatabase(at: plain)
+        // The temporary file's path relative to the current folder, as cipherdb gets it from argv.
+        let cwd = FileManager.default.currentDirectoryPath.split(separator: "/")
+        let relative = String(repeating: "../", count: cwd.count) + plain.path.dropFirst()
+        let info = DatabaseTools.inspectFile(at: URL(fileURLWithPath: relative))
+        #expect(info.kind == .plaintextSQLite)
+        #expect(info.path == relative)
+        #expect(info.problemBeforeUnlock?.description.contains(relative) == true)
+        // Relative to another base than the current folder: inspected and reported absolute.
+        let based = DatabaseTools.inspectFile(at: URL(fileURLWithPath: "plain.db", relativeTo: dir.url))
+        #expect(based.kind == .plaintextSQLite)
+        #expect(based.path == plain.path)
+    }
 }
 
 @Suite("inspectFile: pending operations")

@@ -43,25 +43,42 @@ static inline int csqlcipher_column_names_equal(sqlite3_stmt *stmt, const char *
     return 1;
 }
 
+// The values of the current row are read through sqlite3_column_value: one column lookup per
+// column, then sqlite3_value_type / _bytes / _int64 / _double / _text / _blob, which do not look
+// the column up (or enter the connection's mutex) again. SQLite calls such use of the unprotected
+// value "not threadsafe": the connection is used by one thread at a time, always.
+
+// A column's text as UTF-8 and its length in bytes, with one column lookup
+// (sqlite3_column_value, then sqlite3_value_text and sqlite3_value_bytes): NULL for NULL.
+static inline const unsigned char *csqlcipher_column_utf8(sqlite3_stmt *stmt, int index, int *count) {
+    sqlite3_value *value = sqlite3_column_value(stmt, index);
+    const unsigned char *text = sqlite3_value_text(value);
+    *count = text == NULL ? 0 : sqlite3_value_bytes(value);
+    return text;
+}
+
 // The shape of the current row, for csqlcipher_row_copy: for each of the `count` columns, its
-// storage class (sqlite3_column_type) in the low 8 bits of `shape` and, for a text or blob, its
-// length in bytes (sqlite3_column_bytes) above them; returns the total length.
-static inline int64_t csqlcipher_row_shape(sqlite3_stmt *stmt, int count, int64_t *shape) {
+// value in `values[i]` (sqlite3_column_value, valid until the next step) and in `shape[i]` its
+// storage class in the low 8 bits and, for a text or blob, its length in bytes above them;
+// returns the total length.
+static inline int64_t csqlcipher_row_shape(sqlite3_stmt *stmt, int count, int64_t *shape, sqlite3_value **values) {
     int64_t bytes = 0;
     for (int i = 0; i < count; i++) {
-        int type = sqlite3_column_type(stmt, i);
-        int64_t length = (type == SQLITE_TEXT || type == SQLITE_BLOB) ? sqlite3_column_bytes(stmt, i) : 0;
+        sqlite3_value *value = sqlite3_column_value(stmt, i);
+        int type = sqlite3_value_type(value);
+        int64_t length = (type == SQLITE_TEXT || type == SQLITE_BLOB) ? sqlite3_value_bytes(value) : 0;
+        values[i] = value;
         shape[i] = type | (length << 8);
         bytes += length;
     }
     return bytes;
 }
 
-// Copies the current row of the given shape: each column's storage class in `tags`, an 8-byte
-// cell in `cells` (the integer, the double's bits, or the offset of its bytes in `bytes` in the
-// low 32 bits and their length in the high 32), and the texts and blobs one after the other in
-// `bytes` (sqlite3_column_int64 / _double / _text / _blob).
-static inline void csqlcipher_row_copy(sqlite3_stmt *stmt, int count, const int64_t *shape, uint8_t *tags, int64_t *cells, uint8_t *bytes) {
+// Copies the current row of the given shape and values: each column's storage class in `tags`,
+// an 8-byte cell in `cells` (the integer, the double's bits, or the offset of its bytes in
+// `bytes` in the low 32 bits and their length in the high 32), and the texts and blobs one
+// after the other in `bytes`.
+static inline void csqlcipher_row_copy(int count, const int64_t *shape, sqlite3_value *const *values, uint8_t *tags, int64_t *cells, uint8_t *bytes) {
     int64_t offset = 0;
     for (int i = 0; i < count; i++) {
         int type = (int)(shape[i] & 0xFF);
@@ -69,10 +86,10 @@ static inline void csqlcipher_row_copy(sqlite3_stmt *stmt, int count, const int6
         const void *source = NULL;
         tags[i] = (uint8_t)type;
         switch (type) {
-        case SQLITE_INTEGER: cells[i] = sqlite3_column_int64(stmt, i); continue;
-        case SQLITE_FLOAT: { double value = sqlite3_column_double(stmt, i); memcpy(&cells[i], &value, 8); continue; }
-        case SQLITE_TEXT: source = sqlite3_column_text(stmt, i); break;
-        case SQLITE_BLOB: source = sqlite3_column_blob(stmt, i); break;
+        case SQLITE_INTEGER: cells[i] = sqlite3_value_int64(values[i]); continue;
+        case SQLITE_FLOAT: { double real = sqlite3_value_double(values[i]); memcpy(&cells[i], &real, 8); continue; }
+        case SQLITE_TEXT: source = sqlite3_value_text(values[i]); break;
+        case SQLITE_BLOB: source = sqlite3_value_blob(values[i]); break;
         default: cells[i] = 0; continue;
         }
         if (source == NULL) length = 0;

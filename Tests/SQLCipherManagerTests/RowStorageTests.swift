@@ -24,6 +24,20 @@ import Testing
         #expect(Row(columnNames: [], values: []).values.isEmpty)
     }
 
+    @Test func typedReadsConvertExactlyAsTheDatabaseValueInitializersDo() {
+        let values = samples + [.text("12"), .text("2.5"), .real(2.0), .real(1e300), .integer(42)]
+        let row = Row(columnNames: values.indices.map { "c\($0)" }, values: values)
+        for (index, value) in values.enumerated() {
+            // The fast paths (TEXT as String, INTEGER as Int64/Int, REAL as Double) and the others.
+            #expect(row.value(index, as: String.self) == String(databaseValue: value))
+            #expect(row.value(index, as: Int64.self) == Int64(databaseValue: value))
+            #expect(row.value(index, as: Int.self) == Int(databaseValue: value))
+            #expect(row.value(index, as: Double.self).map { $0.bitPattern } == Double(databaseValue: value).map { $0.bitPattern })
+            #expect(row.value(index, as: Data.self) == Data(databaseValue: value))
+            #expect(row.value(index, as: Int?.self) == Int?(databaseValue: value))
+        }
+    }
+
     @Test func fetchedRowsHoldWhatWasStoredAndEqualBuiltOnes() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")

@@ -41,9 +41,18 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value at a column index as a Swift type, or `nil` for NULL or an unconvertible value.
+    ///
+    /// A TEXT read as `String`, an INTEGER as `Int64` or `Int` and a REAL as `Double` are read
+    /// straight from the row's block, without a ``DatabaseValue`` in between; every other
+    /// combination converts as `T(databaseValue:)` does.
     @inlinable
     public func value<T: DatabaseValueConvertible>(_ index: Int, as type: T.Type = T.self) -> T? {
-        T(databaseValue: self[index])
+        precondition(index >= 0 && index < count, "Row index \(index) out of range: the row has \(count) columns")
+        if T.self == String.self, let text = storage.text(at: index) { return text as? T }
+        if T.self == Int64.self, let int = storage.int64(at: index) { return int as? T }
+        if T.self == Int.self, let int = storage.int64(at: index) { return Int(exactly: int) as? T }
+        if T.self == Double.self, let real = storage.double(at: index) { return real as? T }
+        return T(databaseValue: storage.value(at: index))
     }
 
     /// The value of a named column as a Swift type, or `nil`.

@@ -92,6 +92,37 @@ struct RowStorage {
         }
     }
 
+    /// The text at `index` when the column is TEXT, else `nil` (no ``DatabaseValue`` built).
+    @usableFromInline
+    func text(at index: Int) -> String? {
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let base = UnsafeRawPointer(elements)
+            guard base.load(fromByteOffset: index, as: UInt8.self) == Tag.text.rawValue else { return nil }
+            let bits = base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
+            return String(decoding: Self.bytes(base, count: count, bits: bits).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        }
+    }
+
+    /// The integer at `index` when the column is INTEGER, else `nil`.
+    @usableFromInline
+    func int64(at index: Int) -> Int64? {
+        cell(at: index, ifTagged: .integer)
+    }
+
+    /// The double at `index` when the column is REAL, else `nil`.
+    @usableFromInline
+    func double(at index: Int) -> Double? {
+        cell(at: index, ifTagged: .real).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+    }
+
+    private func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let base = UnsafeRawPointer(elements)
+            guard base.load(fromByteOffset: index, as: UInt8.self) == tag.rawValue else { return nil }
+            return base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
+        }
+    }
+
     private static func bytes(_ base: UnsafeRawPointer, count: Int, bits: Int64) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + bytesOffset(count: count) + Int(bits & 0xFFFF_FFFF), count: Int(bits >> 32))
     }

@@ -215,18 +215,19 @@ final class Statement {
     /// A column as Double (`sqlite3_column_double`).
     func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
-    /// A column as text (`sqlite3_column_text`), `nil` for NULL.
+    /// A column as text (`sqlite3_column_value`, `sqlite3_value_text`, `_bytes`: one column lookup), `nil` for NULL.
     func text(at index: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+        var count: Int32 = 0
+        guard let pointer = csqlcipher_column_utf8(handle, index, &count) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
     }
 
-    /// Calls `body` with a column's text as UTF-8 bytes in place (`sqlite3_column_text`), an
+    /// Calls `body` with a column's text as UTF-8 bytes in place (one column lookup, as `text(at:)`), an
     /// empty buffer for NULL; the bytes are valid only until the next step.
     func withText<R>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard let pointer = sqlite3_column_text(handle, index) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index))))
+        var count: Int32 = 0
+        let pointer = csqlcipher_column_utf8(handle, index, &count)
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(count)))
     }
 
     /// `true` when the column of the current row is NULL.

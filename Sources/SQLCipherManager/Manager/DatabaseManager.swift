@@ -35,7 +35,7 @@ import Foundation
 /// ### Queries
 /// - ``withDatabase(_:)``
 /// - ``transaction(_:_:)``
-/// - ``execute(_:_:)``
+/// - ``execute(_:_:)-(_,Value)``
 /// - ``fetchAll(_:_:)``
 /// - ``fetchAll(_:_:_:)``
 /// - ``decodeScalar(_:_:_:)``

@@ -32,6 +32,23 @@ import Testing
         }
     }
 
+    @Test func theManagersCallsTakeThePackToo() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let missing: Double? = nil
+        try manager.execute("INSERT INTO t(id, a, b, c) VALUES (?, ?, ?, ?)", 1, "one", Int64(10), 0.5)
+        try manager.execute("INSERT INTO t(id, a, b, c) VALUES (?, ?, ?, ?)", 2, nil, true, missing)
+        try manager.execute("INSERT INTO t(id) VALUES (3)")
+        #expect(try manager.fetchOne("SELECT a, b, c FROM t WHERE id = ?", 1)?.values == [.text("one"), .integer(10), .real(0.5)])
+        #expect(try manager.fetchOne("SELECT a, b, c FROM t WHERE id = ?", Int64(2))?.values == [.null, .integer(1), .null])
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 3)
+        #expect(try manager.scalar(String.self, "SELECT a FROM t WHERE id = ? AND b = ?", 1, 10) == "one")
+        let error = thrownError { try manager.execute("INSERT INTO t(id, a) VALUES (?, ?)", 9) } as? SQLiteError
+        #expect(error?.code == .range)
+        manager.close()
+        #expect(thrownCase { _ = try manager.fetchOne("SELECT a FROM t WHERE id = ?", 1) } == "notOpen")
+    }
+
     @Test func aRunKeepsNoBindingOfThePreviousOne() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)

@@ -3,7 +3,9 @@ import Foundation
 // MARK: - RowView
 
 /// The current row of a running statement, read in place (`sqlite3_column_*`) without copying
-/// the whole row into a ``Row``. Valid only inside the closure that receives it.
+/// the whole row into a ``Row``. Valid only inside the closure that receives it: a row view
+/// kept past the database's close stops the program with a message (a precondition, as for an
+/// index out of range) instead of reading the statement SQLite has freed.
 ///
 /// ```swift
 /// try db.forEachRowView("SELECT id, title FROM note") { row in
@@ -11,7 +13,18 @@ import Foundation
 /// }
 /// ```
 public struct RowView {
-    let statement: Statement
+    private let liveStatement: Statement
+
+    init(statement: Statement) { liveStatement = statement }
+
+    /// The statement, once it is known not to be finalized (the connection closed): every
+    /// column read goes through here, so none reaches freed memory.
+    var statement: Statement {
+        precondition(
+            !liveStatement.isFinalized,
+            "A RowView was used after its database closed; read rows inside the closure, or keep `row` (a Row copy)")
+        return liveStatement
+    }
 
     /// The number of columns.
     public var count: Int { statement.columnCount }

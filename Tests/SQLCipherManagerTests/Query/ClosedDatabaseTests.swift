@@ -57,6 +57,32 @@ import Testing
         #expect(isClosedMisuse { _ = try db.fetchAll("SELECT * FROM t") })
     }
 
+    /// A RowView kept past its closure and read after close stops the process with the
+    /// precondition's message (run in a child process by Swift Testing's exit test) instead of
+    /// reading the finalized statement; read before close it is still memory-safe.
+    @Test func anEscapedRowViewStopsAtAPreconditionAfterClose() async throws {
+        let stopped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
+            try manager.execute("INSERT INTO t VALUES (41)")
+            var kept: RowView?
+            try manager.withDatabase { db in try db.forEachRowView("SELECT x FROM t") { kept = $0 } }
+            manager.close()
+            _ = kept?.int64(0)
+        }
+        let message = String(decoding: stopped.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("A RowView was used after its database closed"))
+        await #expect(processExitsWith: .success) {
+            let dir = TemporaryDirectory()
+            let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
+            try manager.execute("INSERT INTO t VALUES (41)")
+            var kept: RowView?
+            try manager.withDatabase { db in try db.forEachRowView("SELECT x FROM t") { kept = $0 } }
+            _ = kept?.int64(0)
+            manager.close()
+        }
+    }
+
     @Test func closingInsideATransactionDoesNotTouchTheFreedHandle() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")

@@ -13,7 +13,8 @@ import SQLCipherManager
 // 4. The key file becomes readable by others: the launch refuses it (keyUnavailable), touches
 //    nothing and makes no new key. The key bytes are never printed.
 
-let folder = CommandLine.arguments.count > 1
+let folder =
+    CommandLine.arguments.count > 1
     ? URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
     : FileManager.default.temporaryDirectory.appendingPathComponent("FirstLaunchDemo-\(UUID().uuidString)")
 let database = folder.appendingPathComponent("notes.db")

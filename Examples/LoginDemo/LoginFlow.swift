@@ -25,8 +25,11 @@ struct LoginFlow {
     private func createDatabase() -> Outcome {
         Console.say("No database at \(manager.databasePath ?? "?") yet. Choose a password to create it.")
         let policy = manager.configuration.passwordPolicy
-        guard let password = Ask.newPassword("New password: ", confirm: "Confirm your password: ",
-                                             allowsEmptyToCancel: false, policy: policy.reasonToReject) else {
+        guard
+            let password = Ask.newPassword(
+                "New password: ", confirm: "Confirm your password: ",
+                allowsEmptyToCancel: false, policy: policy.reasonToReject)
+        else {
             return .endOfInput
         }
         do {

@@ -39,10 +39,12 @@ struct Notes {
     /// Notes whose title or body contains `text` (case-insensitive for ASCII).
     func search(_ text: String) throws -> [Note] {
         let pattern = "%" + Self.escapeLike(text) + "%"
-        return try manager.fetchAll("""
+        return try manager.fetchAll(
+            """
             SELECT id, title, body, created_at FROM note
             WHERE title LIKE ?1 ESCAPE '\\' OR body LIKE ?1 ESCAPE '\\' ORDER BY id
-            """, pattern).map(Note.init)
+            """, pattern
+        ).map(Note.init)
     }
 
     /// Deletes a note; `false` when there was none with this id.

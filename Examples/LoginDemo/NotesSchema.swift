@@ -8,7 +8,8 @@ enum NotesSchema {
     static var migrator: VersionedSchemaMigrator {
         var migrator = VersionedSchemaMigrator()
         migrator.register(version: 1) { db in
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE note(
                     id INTEGER PRIMARY KEY,
                     title TEXT NOT NULL,

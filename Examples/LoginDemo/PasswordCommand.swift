@@ -13,8 +13,11 @@ extension NotesShell {
     func changePassword() throws {
         guard checkCurrentPassword() else { return }
         let policy = manager.configuration.passwordPolicy
-        guard let new = Ask.newPassword("New password (empty keeps the current one): ", confirm: "Confirm the new password: ",
-                                        allowsEmptyToCancel: true, policy: policy.reasonToReject) else {
+        guard
+            let new = Ask.newPassword(
+                "New password (empty keeps the current one): ", confirm: "Confirm the new password: ",
+                allowsEmptyToCancel: true, policy: policy.reasonToReject)
+        else {
             return Console.say("The password is unchanged.")
         }
         let progress = ProgressLine("Re-encrypting")
@@ -33,8 +36,10 @@ extension NotesShell {
             guard let current = Ask.secret("Current password: ") else { return false }
             if manager.isCurrentPassword(current) { return true }
             let left = LoginFlow.maximumTries - attempt
-            Console.say(left > 0 ? "Incorrect password (\(left) \(left == 1 ? "try" : "tries") left)."
-                : "Incorrect password; the password is unchanged.")
+            Console.say(
+                left > 0
+                    ? "Incorrect password (\(left) \(left == 1 ? "try" : "tries") left)."
+                    : "Incorrect password; the password is unchanged.")
         }
         return false
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - LineEditor
@@ -52,8 +52,9 @@ public struct LineEditor {
         while let key = Self.readKey(Self.nextByte) {
             switch line.apply(key) {
             case .redraw:
-                Console.write("\r" + prompt + line.text + "\u{1B}[K"
-                    + (line.charactersAfterCursor > 0 ? "\u{1B}[\(line.charactersAfterCursor)D" : ""))
+                Console.write(
+                    "\r" + prompt + line.text + "\u{1B}[K"
+                        + (line.charactersAfterCursor > 0 ? "\u{1B}[\(line.charactersAfterCursor)D" : ""))
             case .done:
                 Console.write("\n")
                 return line.text

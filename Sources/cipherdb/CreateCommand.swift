@@ -17,7 +17,8 @@ enum CreateCommand {
         }
         defer { manager.close() }
         let cipher = try manager.cipherInfo
-        Console.say("Created encrypted database \(invocation.path) "
-            + "(SQLCipher \(cipher.version), \(cipher.settings)).")
+        Console.say(
+            "Created encrypted database \(invocation.path) "
+                + "(SQLCipher \(cipher.version), \(cipher.settings)).")
     }
 }

@@ -44,8 +44,11 @@ enum Help {
         for option in spec.options {
             lines.append("  " + pad(option.rawValue + (option.valueName.map { " " + $0 } ?? ""), 26) + option.help)
         }
-        lines += ["", "Exit codes: " + ExitCode.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
-            + " (see `cipherdb --help`)."]
+        lines += [
+            "",
+            "Exit codes: " + ExitCode.allCases.map { "\($0.rawValue)" }.joined(separator: ", ")
+                + " (see `cipherdb --help`).",
+        ]
         return lines.joined(separator: "\n")
     }
 

@@ -25,12 +25,13 @@ enum InterruptedOperations {
         case .nothingToRecover:
             return nil
         case .completed:
-            let result = switch kind {
-            case .rekey: "the new password and settings open it"
-            case .encrypt: "it is now encrypted"
-            case .decrypt: "the plaintext copy is complete"
-            default: "the verified copy is in place"
-            }
+            let result =
+                switch kind {
+                case .rekey: "the new password and settings open it"
+                case .encrypt: "it is now encrypted"
+                case .decrypt: "the plaintext copy is complete"
+                default: "the verified copy is in place"
+                }
             return "finished the interrupted \(what) of \(path): its copy had been verified; \(result)."
         case .rolledBack:
             return "rolled back the interrupted \(what) of \(path): it had not finished; the file is as it was before."

@@ -37,8 +37,9 @@ struct Invocation {
         // An argument shown as `[NAME]` may be left out.
         let required = spec.arguments.filter { !$0.hasPrefix("[") }.count
         guard (required...spec.arguments.count).contains(positional.count) else {
-            throw Failure.usage("`cipherdb \(spec.name)` takes \(spec.arguments.joined(separator: " ")); "
-                + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
+            throw Failure.usage(
+                "`cipherdb \(spec.name)` takes \(spec.arguments.joined(separator: " ")); "
+                    + "got \(positional.count) argument\(positional.count == 1 ? "" : "s"). Usage: \(spec.usageLine).")
         }
         invocation = Invocation(spec: spec, arguments: positional, values: invocation.values)
         try invocation.checkValues()

@@ -11,14 +11,16 @@ enum KeyCommands {
     static let actions = ["list", "create", "convert", "change-password", "add-password", "remove-password", "add-recovery", "rotate"]
 
     static let specs: [CommandSpec] = [
-        CommandSpec(name: "keys", arguments: ["DB", "ACTION", "[SLOT]"],
-                    options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile],
-                    summary: "key slots: list | create | convert | change-password | add-password | remove-password SLOT | "
-                        + "add-recovery | rotate (stdin: the password, then the new one)",
-                    run: keys),
-        CommandSpec(name: "export-key", arguments: ["DB"], options: CommandSpec.unlocking,
-                    summary: "after the password, print the key-slot database's raw key for the sqlcipher shell (PRAGMA key)",
-                    run: exportKey),
+        CommandSpec(
+            name: "keys", arguments: ["DB", "ACTION", "[SLOT]"],
+            options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile],
+            summary: "key slots: list | create | convert | change-password | add-password | remove-password SLOT | "
+                + "add-recovery | rotate (stdin: the password, then the new one)",
+            run: keys),
+        CommandSpec(
+            name: "export-key", arguments: ["DB"], options: CommandSpec.unlocking,
+            summary: "after the password, print the key-slot database's raw key for the sqlcipher shell (PRAGMA key)",
+            run: exportKey),
     ]
 
     static func keys(_ invocation: Invocation) throws {
@@ -73,8 +75,9 @@ enum KeyCommands {
                 throw Failure.usage("remove-password needs the slot number (see `cipherdb keys DB list`).")
             }
             try manager.removeKeySlot(id: id)
-            Console.say("Removed key slot \(id). A copy of the old key-slot file still opens the database with it "
-                + "until `cipherdb keys DB rotate`.")
+            Console.say(
+                "Removed key slot \(id). A copy of the old key-slot file still opens the database with it "
+                    + "until `cipherdb keys DB rotate`.")
         case "add-recovery":
             let key = try manager.addRecoveryKey()
             Console.say("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
@@ -99,8 +102,10 @@ enum KeyCommands {
 
     /// A password (or recovery key) that no slot of a key-slot database accepts.
     static func wrongSecret(path: String) -> Failure {
-        Failure(.wrongPassword, "Incorrect password for \(path): no key slot of it accepts this password or recovery key. "
-            + "Try again; `cipherdb keys \(path) list` shows its slots.")
+        Failure(
+            .wrongPassword,
+            "Incorrect password for \(path): no key slot of it accepts this password or recovery key. "
+                + "Try again; `cipherdb keys \(path) list` shows its slots.")
     }
 
     /// A key-slot error in an operator's words (commands, not library calls).
@@ -109,8 +114,10 @@ enum KeyCommands {
         case .notKeySlotDatabase(let path):
             return Failure(.wrongKind, "\(path) does not use key slots. Convert it first: `cipherdb keys \(path) convert`.")
         case .keySlotDatabase(let path):
-            return Failure(.wrongKind, "\(path) uses key slots: change a password with `cipherdb keys \(path) change-password`, "
-                + "the data key with `cipherdb keys \(path) rotate`.")
+            return Failure(
+                .wrongKind,
+                "\(path) uses key slots: change a password with `cipherdb keys \(path) change-password`, "
+                    + "the data key with `cipherdb keys \(path) rotate`.")
         case .slotNotFound, .lastSlot, .invalidRecoveryKey, .weakKeyDerivation, .invalidKeyDerivation:
             return Failure(.usage, "\(error)")
         case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch:

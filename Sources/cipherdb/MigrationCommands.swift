@@ -8,14 +8,18 @@ import TerminalIO
 /// (`rekey`, `encryptPlaintextDatabase`, `decrypt`), with a progress line on a terminal.
 enum MigrationCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec(name: "rekey", arguments: ["DB"], options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile, .newKeyFile],
-                    summary: "change the password (stdin: the old password, then the new one)", run: rekey),
-        CommandSpec(name: "encrypt", arguments: ["PLAIN"], options: CommandSpec.unlocking + [.to],
-                    summary: "encrypt a plaintext SQLite database, in place or --to a new file", run: encrypt),
-        CommandSpec(name: "decrypt", arguments: ["DB"], options: CommandSpec.unlocking + [.to],
-                    summary: "write a plaintext copy --to a new file (the database is unchanged)", run: decrypt),
-        CommandSpec(name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize, .setDefaults],
-                    summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N, --set-defaults)", run: settings),
+        CommandSpec(
+            name: "rekey", arguments: ["DB"], options: CommandSpec.unlocking + [.newPasswordEnv, .newPasswordFile, .newKeyFile],
+            summary: "change the password (stdin: the old password, then the new one)", run: rekey),
+        CommandSpec(
+            name: "encrypt", arguments: ["PLAIN"], options: CommandSpec.unlocking + [.to],
+            summary: "encrypt a plaintext SQLite database, in place or --to a new file", run: encrypt),
+        CommandSpec(
+            name: "decrypt", arguments: ["DB"], options: CommandSpec.unlocking + [.to],
+            summary: "write a plaintext copy --to a new file (the database is unchanged)", run: decrypt),
+        CommandSpec(
+            name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize, .setDefaults],
+            summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N, --set-defaults)", run: settings),
     ]
 
     static func rekey(_ invocation: Invocation) throws {
@@ -78,14 +82,19 @@ enum MigrationCommands {
         options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
         try Session.withOpenDatabase(invocation, password: password) { manager in
             try withProgress("Re-encrypting") { progress in
-                if let key { try manager.rekey(key: key, options: options, progress: progress) }
-                else { try manager.rekey(password: password ?? "", options: options, progress: progress) }
+                if let key {
+                    try manager.rekey(key: key, options: options, progress: progress)
+                } else {
+                    try manager.rekey(password: password ?? "", options: options, progress: progress)
+                }
             }
             try? SettingsRecord(databasePath: invocation.path).write(options)
             let flags = SettingsMismatch.flags(options).joined(separator: " ")
-            Console.say("Re-encrypted \(invocation.path) with \(try manager.cipherInfo.settings). "
-                + (flags.isEmpty ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."
-                    : "Open it with `\(flags)` from now on."))
+            Console.say(
+                "Re-encrypted \(invocation.path) with \(try manager.cipherInfo.settings). "
+                    + (flags.isEmpty
+                        ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."
+                        : "Open it with `\(flags)` from now on."))
         }
     }
 

@@ -28,11 +28,14 @@ enum PasswordFile {
         }
         let line = Array(bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)[0])
         guard line.count <= maximumLength else {
-            throw Failure(.usage, "The first line of \(path) (\(option.rawValue)) is longer than 1 MiB: it is not a password "
-                + "file. Check the path.")
+            throw Failure(
+                .usage,
+                "The first line of \(path) (\(option.rawValue)) is longer than 1 MiB: it is not a password "
+                    + "file. Check the path.")
         }
-        return try PasswordText.decode(Console.stripLineEnding(line),
-                                       from: "the password file \(path) (\(option.rawValue))")
+        return try PasswordText.decode(
+            Console.stripLineEnding(line),
+            from: "the password file \(path) (\(option.rawValue))")
     }
 
     /// Refuses a regular file that its group or other users may read or write (`fstat` on the
@@ -42,8 +45,10 @@ enum PasswordFile {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 != 0 else { return }
-        throw Failure(.usage, "The password file \(path) (\(option.rawValue)) is accessible by other users (mode "
-            + "\(String(mode, radix: 8))), so they can read the password. Restrict it with `chmod 600 \(path)`, then run "
-            + "the command again.")
+        throw Failure(
+            .usage,
+            "The password file \(path) (\(option.rawValue)) is accessible by other users (mode "
+                + "\(String(mode, radix: 8))), so they can read the password. Restrict it with `chmod 600 \(path)`, then run "
+                + "the command again.")
     }
 }

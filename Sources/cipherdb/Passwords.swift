@@ -36,8 +36,10 @@ struct Passwords {
             guard let value = getenv(name) else {
                 throw Failure.usage("The environment variable \(name) (\(env.rawValue)) is not set. Export it first.")
             }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
-                                                  count: strlen(value)))
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                    count: strlen(value)))
             return try PasswordText.decode(bytes, from: "the environment variable \(name) (\(env.rawValue))")
         }
         if let path = invocation.value(file) { return try PasswordFile.firstLine(of: path, option: file) }
@@ -75,8 +77,10 @@ struct Passwords {
 enum PasswordText {
     static func decode(_ bytes: [UInt8], from source: String) throws(Failure) -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Failure(.usage, "The password from \(source) is not valid UTF-8 text, so it cannot be given to SQLCipher "
-                + "as typed. Save or type it as UTF-8 (for example with `iconv -t UTF-8`), then run the command again.")
+            throw Failure(
+                .usage,
+                "The password from \(source) is not valid UTF-8 text, so it cannot be given to SQLCipher "
+                    + "as typed. Save or type it as UTF-8 (for example with `iconv -t UTF-8`), then run the command again.")
         }
         return text
     }

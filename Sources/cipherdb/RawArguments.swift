@@ -13,8 +13,9 @@ enum RawArguments {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
             if String(validating: bytes, as: UTF8.self) == nil {
-                return Failure.usage("Argument \(index) is not valid UTF-8 (a file name in another encoding?), so cipherdb "
-                    + "would use another name than the one given. Rename the file to UTF-8 (for example with `convmv`).")
+                return Failure.usage(
+                    "Argument \(index) is not valid UTF-8 (a file name in another encoding?), so cipherdb "
+                        + "would use another name than the one given. Rename the file to UTF-8 (for example with `convmv`).")
             }
         }
         return nil

@@ -27,8 +27,9 @@ struct SQLSource {
         case ("-", nil):
             let passwordElsewhere = invocation.has(.passwordEnv) || invocation.has(.passwordFile)
             guard passwordElsewhere || Console.stdinIsTerminal else {
-                throw Failure.usage("The SQL comes from stdin (-), so the password cannot: "
-                    + "give it with --password-env NAME or --password-file PATH.")
+                throw Failure.usage(
+                    "The SQL comes from stdin (-), so the password cannot: "
+                        + "give it with --password-env NAME or --password-file PATH.")
             }
             origin = .stdin
         case (let sql?, nil):

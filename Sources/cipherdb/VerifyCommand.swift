@@ -12,8 +12,10 @@ enum VerifyCommand {
             let problems = try manager.integrityProblems()
             guard problems.isEmpty else {
                 for problem in problems { Console.say("problem: \(problem)") }
-                throw Failure(.notADatabase, "\(invocation.path) failed the integrity check (\(problems.count) "
-                    + "problem\(problems.count == 1 ? "" : "s")). Restore it from a backup, or export what still reads.")
+                throw Failure(
+                    .notADatabase,
+                    "\(invocation.path) failed the integrity check (\(problems.count) "
+                        + "problem\(problems.count == 1 ? "" : "s")). Restore it from a backup, or export what still reads.")
             }
             Console.say("integrity: ok")
         }

@@ -64,17 +64,18 @@ import Testing
         try cli.createDatabase("SELECT 1")
         let result = try exec(["--json", Self.script + "SELECT name FROM t WHERE 0;"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.stdout == """
-            [
-            {"name":"ann","raw":{"base64":"AP8="}},
-            {"name":"bob","raw":null}
-            ]
-            [
-            {"n":2}
-            ]
-            []
+        #expect(
+            result.stdout == """
+                [
+                {"name":"ann","raw":{"base64":"AP8="}},
+                {"name":"bob","raw":null}
+                ]
+                [
+                {"n":2}
+                ]
+                []
 
-            """)
+                """)
     }
 
     @Test func jsonOfStatementsWithoutColumnsPrintsNothing() throws {

@@ -12,7 +12,8 @@ import Testing
 
     /// A plaintext `plain.db` of ``rows`` + 2 rows (made with cipherdb: create, fill, decrypt).
     func makePlaintext() throws {
-        try cli.createDatabase("""
+        try cli.createDatabase(
+            """
             CREATE TABLE t(name TEXT);
             WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(Self.rows))
             INSERT INTO t SELECT 'row ' || x || ' ' || hex(randomblob(60)) FROM c;
@@ -38,7 +39,8 @@ import Testing
         let whole = try cli(encrypt, environment: environment)
         try #require(whole.status == 0, "\(whole.output)")
         let duration = Date().timeIntervalSince(start)
-        var states = ["plaintext": 0, "encrypted": 0], recovered = 0
+        var states = ["plaintext": 0, "encrypted": 0]
+        var recovered = 0
         for trial in 0..<12 {
             try FileManager.default.removeItem(atPath: folder.path("victim.db"))
             try FileManager.default.copyItem(atPath: folder.path("plain.db"), toPath: folder.path("victim.db"))
@@ -48,24 +50,32 @@ import Testing
             _ = try running.wait()
             // Half the trials look with `info`, half with `verify`; both must recover first.
             let useInfo = trial % 2 == 0
-            let look = useInfo ? try cli(["info", "victim.db"]) : try cli(["verify", "victim.db", "--password-env", "PW"] + fast, environment: environment)
+            let look =
+                useInfo
+                ? try cli(["info", "victim.db"])
+                : try cli(["verify", "victim.db", "--password-env", "PW"] + fast, environment: environment)
             #expect(leftovers.isEmpty, "trial \(trial): \(leftovers) left after \(look.output)")
             if look.output.contains("rolled back the interrupted") || look.output.contains("finished the interrupted") { recovered += 1 }
             let plaintext = folder.isPlaintextSQLite("victim.db")
             states[plaintext ? "plaintext" : "encrypted", default: 0] += 1
             if useInfo {
                 #expect(look.status == 0, "trial \(trial): \(look.output)")
-                #expect(look.stdout.contains(plaintext ? "kind: plaintext SQLite database" : "kind: encrypted"), "trial \(trial): \(look.output)")
+                #expect(
+                    look.stdout.contains(plaintext ? "kind: plaintext SQLite database" : "kind: encrypted"),
+                    "trial \(trial): \(look.output)")
             } else {
                 // verify refuses a plaintext file (exit 6) and passes an encrypted one.
                 #expect(look.status == (plaintext ? 6 : 0), "trial \(trial): \(look.output)")
             }
             if !plaintext {
-                let count = try cli(["exec", "victim.db", "SELECT count(*) FROM t", "--password-env", "PW"] + fast, environment: environment)
+                let count = try cli(
+                    ["exec", "victim.db", "SELECT count(*) FROM t", "--password-env", "PW"] + fast, environment: environment)
                 #expect(count.stdout.contains("\(Self.rows + 2)"), "trial \(trial): \(count.output)")
             }
         }
-        print("cipherdb kill -9 during encrypt: 12 kills over \(Int(duration * 1000)) ms; \(states); \(recovered) recovered by the next command")
+        print(
+            "cipherdb kill -9 during encrypt: 12 kills over \(Int(duration * 1000)) ms; \(states); \(recovered) recovered by the next command"
+        )
     }
 }
 

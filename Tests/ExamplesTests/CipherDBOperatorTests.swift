@@ -8,13 +8,16 @@ import Testing
     init() throws { cli = try CipherDBFixture() }
 
     /// Words of the library's API that an operator message must never contain.
-    static let libraryWords = ["DatabaseManager", "CipherOptions", "DatabaseConfiguration", "busyTimeout",
-                               "databaseURL", "adoptsPlaintextDatabase", "encryptPlaintextDatabase", "DatabaseTools"]
+    static let libraryWords = [
+        "DatabaseManager", "CipherOptions", "DatabaseConfiguration", "busyTimeout",
+        "databaseURL", "adoptsPlaintextDatabase", "encryptPlaintextDatabase", "DatabaseTools",
+    ]
 
     @Test func versionNamesOursAndTheLinkedSQLCipherAndSQLite() throws {
         try cli.createDatabase("SELECT 1")
-        let linked = try cli(["exec", "db.db", "SELECT sqlite_version() AS s; PRAGMA cipher_version"] + fast,
-                             stdin: password + "\n")
+        let linked = try cli(
+            ["exec", "db.db", "SELECT sqlite_version() AS s; PRAGMA cipher_version"] + fast,
+            stdin: password + "\n")
         let lines = linked.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 4, "\(linked.output)")
         for spelling in ["--version", "-V", "version"] {
@@ -24,8 +27,9 @@ import Testing
             #expect(shown.count == 3, "\(version.stdout)")
             #expect(shown.first?.hasPrefix("cipherdb ") == true)
             #expect(shown.contains("SQLite \(lines[1])"), "\(version.stdout)")
-            #expect(shown.contains { lines[3].hasPrefix($0.replacingOccurrences(of: "SQLCipher ", with: "")) && $0.hasPrefix("SQLCipher ") },
-                    "\(version.stdout) vs \(lines[3])")
+            #expect(
+                shown.contains { lines[3].hasPrefix($0.replacingOccurrences(of: "SQLCipher ", with: "")) && $0.hasPrefix("SQLCipher ") },
+                "\(version.stdout) vs \(lines[3])")
         }
     }
 
@@ -34,8 +38,9 @@ import Testing
         let environment = ["DBPW": password]
         let verify = try cli(["--password-env", "DBPW"] + fast + ["verify", "db.db"], environment: environment)
         #expect(verify.status == 0, "\(verify.output)")
-        let exec = try cli(["--json", "--password-env=DBPW", "exec", "db.db", "SELECT x FROM t"] + fast,
-                           environment: environment)
+        let exec = try cli(
+            ["--json", "--password-env=DBPW", "exec", "db.db", "SELECT x FROM t"] + fast,
+            environment: environment)
         #expect(exec.stdout == "[\n{\"x\":\"MARKER\"}\n]\n", "\(exec.output)")
         let misplaced = try cli(["--to", "out.db", "verify", "db.db"], environment: environment)
         #expect(misplaced.status == 2)
@@ -53,8 +58,10 @@ import Testing
             (["verify", "sub/db.db"] + fast, "wrong-password\n", 3, "Incorrect password for sub/db.db"),
             (["verify", "sub/db.db"], password + "\n", 3, "The password is right; sub/db.db uses kdf_iter 4000"),
             (["create", "sub/db.db"] + fast, password + "\n", 1, "A file already exists at sub/db.db"),
-            (["exec", "sub/plain.db", "SELECT 1"] + fast, password + "\n", 6,
-             "sub/plain.db is a plaintext (unencrypted) SQLite database. Encrypt it first: cipherdb encrypt sub/plain.db"),
+            (
+                ["exec", "sub/plain.db", "SELECT 1"] + fast, password + "\n", 6,
+                "sub/plain.db is a plaintext (unencrypted) SQLite database. Encrypt it first: cipherdb encrypt sub/plain.db"
+            ),
             (["decrypt", "sub/db.db", "--to", "sub/db.db"] + fast, password + "\n", 1, "A file already exists at sub/db.db"),
             (["exec", "sub/none.db", "SELECT 1"], "", 5, "No database file at sub/none.db"),
             (["create", "sub/odd.db", "--page-size", "1000"], password + "\n", 2, "--page-size"),
@@ -74,8 +81,10 @@ import Testing
 
     @Test func helpListsTheNewOptionsAndTheVersion() throws {
         let help = try cli(["--help"])
-        for text in ["--no-hmac", "--compatibility N", "--set-defaults", "--file PATH", "--version",
-                     "exec DB [SQL]", "cipherdb [OPTIONS] COMMAND"] {
+        for text in [
+            "--no-hmac", "--compatibility N", "--set-defaults", "--file PATH", "--version",
+            "exec DB [SQL]", "cipherdb [OPTIONS] COMMAND",
+        ] {
             #expect(help.stdout.contains(text), "missing: \(text)")
         }
     }

@@ -49,8 +49,10 @@ import Testing
     @Test func helpDocumentsEveryExitCode() throws {
         let help = try cli(["--help"])
         #expect(help.status == 0)
-        for line in ["0  success", "1  any other", "2  usage", "3  wrong password", "4  not a database",
-                     "5  the database file", "6  plaintext"] {
+        for line in [
+            "0  success", "1  any other", "2  usage", "3  wrong password", "4  not a database",
+            "5  the database file", "6  plaintext",
+        ] {
             #expect(help.stdout.contains(line), "missing: \(line)")
         }
         let commandHelp = try cli(["rekey", "--help"])

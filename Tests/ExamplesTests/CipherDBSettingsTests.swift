@@ -24,8 +24,10 @@ import Testing
         (["--kdf-iter", "4000", "--legacy-kdf", "--no-hmac"], "kdf_iter 4000 and no HMAC (SQLCipher 1 format)"),
         (["--kdf-iter", "4000", "--legacy-kdf"], "kdf_iter 4000 (SQLCipher 2 format)"),
         (["--page-size", "8192"], "8192-byte pages (SQLCipher 3 defaults with 8192-byte pages)"),
-        (["--kdf-iter", "4000", "--legacy-kdf", "--page-size", "16384", "--no-hmac"],
-         "kdf_iter 4000, 16384-byte pages and no HMAC (SQLCipher 1 format with 16384-byte pages)"),
+        (
+            ["--kdf-iter", "4000", "--legacy-kdf", "--page-size", "16384", "--no-hmac"],
+            "kdf_iter 4000, 16384-byte pages and no HMAC (SQLCipher 1 format with 16384-byte pages)"
+        ),
     ])
     func aFileWrittenWithOtherSettingsIsToldWhatToAdd(_ settings: [String], _ found: String) throws {
         let create = try run(["create", "db.db"] + settings)
@@ -49,8 +51,10 @@ import Testing
         let wrong = try cli(["info", "db.db", "--unlock"], stdin: "not-the-password\n")
         #expect(wrong.status == 3)
         #expect(wrong.stdout.contains("unlock: no known cipher settings open the file with this password"))
-        #expect(wrong.stderr.contains("Incorrect password for db.db: it opens neither with the settings given nor with the 11 other known sets"),
-                "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains(
+                "Incorrect password for db.db: it opens neither with the settings given nor with the 11 other known sets"),
+            "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("password is right"))
         #expect(try snapshot() == before)
     }
@@ -63,10 +67,15 @@ import Testing
         for stale in [[], fast] {
             let later = try run(["exec", "db.db", "SELECT x FROM t"] + stale)
             #expect(later.status == 3)
-            #expect(later.stderr.contains("The password is right; db.db uses kdf_iter 6000 and 2048-byte pages"
-                + " (the settings `cipherdb settings` recorded): add `--kdf-iter 6000 --legacy-kdf --page-size 2048`"), "\(later.stderr)")
+            #expect(
+                later.stderr.contains(
+                    "The password is right; db.db uses kdf_iter 6000 and 2048-byte pages"
+                        + " (the settings `cipherdb settings` recorded): add `--kdf-iter 6000 --legacy-kdf --page-size 2048`"),
+                "\(later.stderr)")
         }
-        #expect(try run(["exec", "db.db", "SELECT x FROM t", "--kdf-iter", "6000", "--legacy-kdf", "--page-size", "2048"]).stdout == "x\nMARKER\n")
+        #expect(
+            try run(["exec", "db.db", "SELECT x FROM t", "--kdf-iter", "6000", "--legacy-kdf", "--page-size", "2048"]).stdout
+                == "x\nMARKER\n")
         // Without the record only the known sets are tried: 6000 is none of them.
         try FileManager.default.removeItem(atPath: folder.path("db.db.cipherdb-settings"))
         let unrecorded = try run(["verify", "db.db"])
@@ -87,8 +96,10 @@ import Testing
     /// Files the Debian `sqlcipher` shell writes with `PRAGMA kdf_iter`, `cipher_use_hmac` and
     /// `cipher_page_size`.
     @Test(arguments: [
-        (["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_use_hmac = OFF;", "PRAGMA cipher_page_size = 4096;"],
-         "--kdf-iter 4000 --legacy-kdf --page-size 4096 --no-hmac"),
+        (
+            ["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_use_hmac = OFF;", "PRAGMA cipher_page_size = 4096;"],
+            "--kdf-iter 4000 --legacy-kdf --page-size 4096 --no-hmac"
+        ),
         (["PRAGMA kdf_iter = 4000;"], "--kdf-iter 4000 --legacy-kdf"),
         (["PRAGMA cipher_page_size = 16384;"], "--page-size 16384"),
     ])
@@ -131,7 +142,8 @@ enum SQLCipherShell {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ProgramResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        return ProgramResult(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 }

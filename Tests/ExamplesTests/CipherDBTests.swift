@@ -8,7 +8,8 @@ import Testing
 
     /// db.db with a table `t` of three rows.
     func createSample() throws {
-        try cli.createDatabase("""
+        try cli.createDatabase(
+            """
             CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, raw BLOB);
             INSERT INTO t(name, score, raw) VALUES ('ann', 1.5, x'00ff'), ('tab\there', NULL, NULL), ('semi;colon', 3, NULL);
             """)
@@ -26,16 +27,18 @@ import Testing
 
     @Test func execPrintsTSVWithOneResultSetPerStatement() throws {
         try createSample()
-        let result = try cli(["exec", "db.db", "SELECT name, score, raw FROM t ORDER BY id; SELECT count(*) AS n FROM t"] + fast,
-                             stdin: password + "\n")
+        let result = try cli(
+            ["exec", "db.db", "SELECT name, score, raw FROM t ORDER BY id; SELECT count(*) AS n FROM t"] + fast,
+            stdin: password + "\n")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout == "name\tscore\traw\nann\t1.5\tx'00ff'\ntab\\there\t\\N\t\\N\nsemi;colon\t3.0\t\\N\n\nn\n3\n")
     }
 
     @Test func execPrintsJSON() throws {
         try createSample()
-        let result = try cli(["exec", "db.db", "SELECT id, name, score FROM t WHERE id < 3 ORDER BY id", "--json"] + fast,
-                             stdin: password + "\n")
+        let result = try cli(
+            ["exec", "db.db", "SELECT id, name, score FROM t WHERE id < 3 ORDER BY id", "--json"] + fast,
+            stdin: password + "\n")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout == "[\n{\"id\":1,\"name\":\"ann\",\"score\":1.5},\n{\"id\":2,\"name\":\"tab\\there\",\"score\":null}\n]\n")
     }

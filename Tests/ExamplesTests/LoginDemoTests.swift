@@ -19,8 +19,10 @@ import Testing
     }
 
     @Test func firstRunRejectsInvalidAndMismatchedPasswordsThenCreates() throws {
-        let result = try demo(["short", password, "something-else", password, password,
-                               "add Groceries", "milk and eggs", "", "list", "quit"])
+        let result = try demo([
+            "short", password, "something-else", password, password,
+            "add Groceries", "milk and eggs", "", "list", "quit",
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout.contains("Invalid password: it must have at least 8 characters"))
         #expect(result.stdout.contains("Passwords didn't match"))

@@ -95,7 +95,8 @@ do {
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }
         }
-    case let keySlotFlow where keySlotFlow.hasPrefix("slots-"): try runKeySlotFlow(keySlotFlow, database: database, configuration: configuration, ready: ready)
+    case let keySlotFlow where keySlotFlow.hasPrefix("slots-"):
+        try runKeySlotFlow(keySlotFlow, database: database, configuration: configuration, ready: ready)
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

@@ -57,7 +57,7 @@ public struct FileSnapshot: Equatable, CustomStringConvertible {
             switch (earlier.files[name], files[name]) {
             case (nil, _): return "\(name) was added"
             case (_, nil): return "\(name) was removed"
-            case let (before?, after?) where before != after: return "\(name) changed (\(before.count) → \(after.count) bytes)"
+            case (let before?, let after?) where before != after: return "\(name) changed (\(before.count) → \(after.count) bytes)"
             default: return nil
             }
         }

@@ -47,14 +47,16 @@ public struct MutationCampaign {
             defer { try? FileManager.default.removeItem(at: caseFolder) }
             try files.write(to: caseFolder.appendingPathComponent("test.db").path)
             alarm(hangSeconds)
-            let result = check.run(folder: caseFolder, password: wrongPassword ? "wrong-password" : Seeds.password,
-                                   checksIntegrity: index % 4 == 0)
+            let result = check.run(
+                folder: caseFolder, password: wrongPassword ? "wrong-password" : Seeds.password,
+                checksIntegrity: index % 4 == 0)
             alarm(0)
             report.mutants += 1
             report.outcomes[result.outcome, default: 0] += 1
             if result.changedFiles { report.changedFiles += 1 }
             for problem in result.problems {
-                report.problems.append("mutant \(index) (\(name): \(mutations.joined(separator: ", "))\(wrongPassword ? ", wrong password" : "")): \(problem)")
+                report.problems.append(
+                    "mutant \(index) (\(name): \(mutations.joined(separator: ", "))\(wrongPassword ? ", wrong password" : "")): \(problem)")
             }
         }
         return report

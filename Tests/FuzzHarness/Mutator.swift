@@ -46,7 +46,9 @@ public struct Mutator {
             return "flip \(count) in '\(target)'"
         case .truncate:
             let size = set.main.count
-            let length = Bool.random(using: &generator) ? Int.random(in: 0...max(size / Self.pageSize, 1), using: &generator) * Self.pageSize
+            let length =
+                Bool.random(using: &generator)
+                ? Int.random(in: 0...max(size / Self.pageSize, 1), using: &generator) * Self.pageSize
                 : Int.random(in: 0...max(size, 1), using: &generator)
             set.main = set.main.prefix(length)
             return "truncate main to \(length)"
@@ -54,23 +56,30 @@ public struct Mutator {
             return replacePage(kind, in: &set)
         case .foreignSidecar:
             let donor = donors.randomElement(using: &generator)!
-            guard let suffix = FileSet.sidecars.filter({ donor.files[$0] != nil }).randomElement(using: &generator) else { return "foreign (none)" }
+            guard let suffix = FileSet.sidecars.filter({ donor.files[$0] != nil }).randomElement(using: &generator) else {
+                return "foreign (none)"
+            }
             set.files[suffix] = donor.files[suffix]
             return "foreign '\(suffix)'"
         case .garbageSidecar:
             let suffix = FileSet.sidecars.randomElement(using: &generator)!
             let length = Int.random(in: 1...(3 * Self.pageSize + 100), using: &generator)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if suffix == "-wal", Bool.random(using: &generator) { bytes.replaceSubrange(0..<min(12, length), with: Self.walMagic.prefix(length)) }
+            if suffix == "-wal", Bool.random(using: &generator) {
+                bytes.replaceSubrange(0..<min(12, length), with: Self.walMagic.prefix(length))
+            }
             set.files[suffix] = Data(bytes)
             return "garbage '\(suffix)' (\(length))"
         case .dropSidecar:
-            guard let suffix = FileSet.sidecars.filter({ set.files[$0] != nil }).randomElement(using: &generator) else { return "drop (none)" }
+            guard let suffix = FileSet.sidecars.filter({ set.files[$0] != nil }).randomElement(using: &generator) else {
+                return "drop (none)"
+            }
             set.files[suffix] = nil
             return "drop '\(suffix)'"
         case .cutSidecar:
             guard let suffix = FileSet.sidecars.filter({ set.files[$0] != nil }).randomElement(using: &generator),
-                  let data = set.files[suffix] else { return "cut (none)" }
+                let data = set.files[suffix]
+            else { return "cut (none)" }
             let length = Int.random(in: 0...data.count, using: &generator)
             set.files[suffix] = data.prefix(length)
             return "cut '\(suffix)' to \(length)"

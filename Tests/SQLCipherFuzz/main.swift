@@ -1,7 +1,8 @@
 import Foundation
 import FuzzHarness
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The fuzz target for opening hostile files (issue 16). Built by `make fuzz` with
@@ -37,9 +38,10 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-typealias RunDriver = @convention(c) (
-    UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>, FuzzTarget
-) -> Int32
+typealias RunDriver =
+    @convention(c) (
+        UnsafeMutablePointer<Int32>, UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>, FuzzTarget
+    ) -> Int32
 
 /// Writes the encoded seeds into the first corpus folder named on the command line, if empty.
 func fillCorpus() throws {

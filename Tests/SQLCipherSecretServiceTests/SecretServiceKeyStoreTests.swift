@@ -68,7 +68,8 @@ struct SecretServiceKeyStoreTests {
         #expect(try session.probe("open-or-create", "org.example.notes", "notes-db", database.path).output == "openedExisting rows=2")
         try session.lockLoginCollection()
         let before = Fixture.contents(database)
-        #expect(try session.probe("open-or-create", "org.example.notes", "notes-db", database.path).output == "error: manager.keyUnavailable")
+        #expect(
+            try session.probe("open-or-create", "org.example.notes", "notes-db", database.path).output == "error: manager.keyUnavailable")
         #expect(Fixture.contents(database) == before)
         // After logging in again (a fresh, unlocked daemon on the same keyring) every row is there.
         try session.restartKeyring()

@@ -51,7 +51,7 @@ enum KeyDerivation {
     /// bytes or starts with SQLite's plaintext header.
     static func salt(ofFileAt path: String) -> [UInt8]? {
         guard let header = DatabaseFile(path: path).header(count: saltLength), header.count == saltLength,
-              header != DatabaseFile.plaintextHeader
+            header != DatabaseFile.plaintextHeader
         else { return nil }
         return header
     }

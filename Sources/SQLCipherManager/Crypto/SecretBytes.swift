@@ -72,11 +72,20 @@ final class SecretBytes: @unchecked Sendable {
         let hex = Array("0123456789abcdef".utf8)
         withMutableBytes { out in
             var index = 0
-            func put(_ byte: UInt8) { out[index] = byte; index += 1 }
+            func put(_ byte: UInt8) {
+                out[index] = byte
+                index += 1
+            }
             put(UInt8(ascii: "x"))
             put(UInt8(ascii: "'"))
-            for byte in key { put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)]) }
-            for byte in salt { put(hex[Int(byte >> 4)]); put(hex[Int(byte & 0x0F)]) }
+            for byte in key {
+                put(hex[Int(byte >> 4)])
+                put(hex[Int(byte & 0x0F)])
+            }
+            for byte in salt {
+                put(hex[Int(byte >> 4)])
+                put(hex[Int(byte & 0x0F)])
+            }
             put(UInt8(ascii: "'"))
         }
     }

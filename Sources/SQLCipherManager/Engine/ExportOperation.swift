@@ -207,7 +207,6 @@ struct ExportOperation {
         return header.contains { $0 != 0 }
     }
 
-
     /// Replaces (`rename`) or creates (`link`, never overwriting) the target with the verified
     /// copy, after removing the target's stale `-wal`, `-shm` and `-journal`; flushes the folder.
     /// It throws only while the target is still the old one: nothing after the rename or link fails.

@@ -53,8 +53,10 @@ struct OperationJournal: Equatable {
     private static let signature = "sqlciphermanager-journal 1"
 
     var encoded: String {
-        var lines = [Self.signature, "operation=\(operation.rawValue)", "install=\(install.rawValue)",
-                     "phase=\(phase.rawValue)", "temporary=\(temporaryName)"]
+        var lines = [
+            Self.signature, "operation=\(operation.rawValue)", "install=\(install.rawValue)",
+            "phase=\(phase.rawValue)", "temporary=\(temporaryName)",
+        ]
         if let targetStamp { lines.append("target=\(targetStamp)") }
         if let copyDigest { lines.append("digest=\(copyDigest)") }
         return (lines + [""]).joined(separator: "\n")
@@ -70,10 +72,10 @@ struct OperationJournal: Equatable {
             fields[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
         guard let operation = fields["operation"].flatMap(ExportOperation.Kind.init),
-              let install = fields["install"].flatMap(Install.init),
-              let phase = fields["phase"].flatMap(Phase.init),
-              let temporaryName = fields["temporary"],
-              !temporaryName.isEmpty, !temporaryName.contains("/"), temporaryName != "..", temporaryName != "."
+            let install = fields["install"].flatMap(Install.init),
+            let phase = fields["phase"].flatMap(Phase.init),
+            let temporaryName = fields["temporary"],
+            !temporaryName.isEmpty, !temporaryName.contains("/"), temporaryName != "..", temporaryName != "."
         else { return nil }
         self.init(operation: operation, install: install, phase: phase, temporaryName: temporaryName)
         targetStamp = fields["target"]
@@ -98,7 +100,7 @@ struct OperationJournal: Equatable {
         let path = path(for: target)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path),
-              let journal = OperationJournal(decoding: String(decoding: data, as: UTF8.self))
+            let journal = OperationJournal(decoding: String(decoding: data, as: UTF8.self))
         else {
             throw DatabaseManagerError.recoveryFailed(path: path, reason: "the journal file cannot be read or parsed")
         }

@@ -73,7 +73,8 @@ final class SourceWriteLock {
         _ = try version.step()
         let next = version.int64(at: 0) &+ 1
         let name = Self.tombstoneName
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             PRAGMA writable_schema = ON;
             INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES ('table', '\(name)', '\(name)', 0,
               'CREATE TABLE "this file was replaced by a re-encrypted copy: open the database again"(');

@@ -9,8 +9,10 @@ extension DatabaseManagerError {
     func refinedUnlockFailure(path: String, pageSize: Int, rawKey: Bool = false) -> DatabaseManagerError {
         guard case .incorrectPasswordOrSettings = self, let size = DatabaseFile(path: path).size else { return self }
         guard size < min(pageSize, 1024) else { return rawKey ? .incorrectKeyOrSettings(path: path) : self }
-        return .notADatabase(path: path, reason: "it is only \(size) bytes, less than one \(pageSize)-byte page, so it is "
-            + "truncated (or was written with a smaller page size)")
+        return .notADatabase(
+            path: path,
+            reason: "it is only \(size) bytes, less than one \(pageSize)-byte page, so it is "
+                + "truncated (or was written with a smaller page size)")
     }
 
     /// A statement's failure that is about the file, not the SQL, said like the same error at

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - POSIX
@@ -214,9 +214,9 @@ extension POSIX {
     static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Darwin)
-        _ = memset_s(base, buffer.count, 0, buffer.count)
+            _ = memset_s(base, buffer.count, 0, buffer.count)
         #else
-        explicit_bzero(base, buffer.count)
+            explicit_bzero(base, buffer.count)
         #endif
     }
 
@@ -259,9 +259,9 @@ extension Errno {
 extension FileStatus {
     init(_ info: stat) {
         #if canImport(Darwin)
-        let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+            let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
         #else
-        let (modified, changed) = (info.st_mtim, info.st_ctim)
+            let (modified, changed) = (info.st_mtim, info.st_ctim)
         #endif
         self.init(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),

@@ -42,7 +42,8 @@ extension DatabaseManager {
             let path = try requirePath()
             try Self.recoverInterruptedOperation(atPath: path)
             let kind = DatabaseFile(path: path).kind()
-            let key: DatabaseKey, isNew: Bool
+            let key: DatabaseKey
+            let isNew: Bool
             if let stored = try Self.loadKey(from: keyStore, identifier: keyIdentifier) {
                 (key, isNew) = (stored, false)
             } else {
@@ -92,7 +93,8 @@ extension DatabaseManager {
                 reason: "no key is stored under it in the \(store.storeDescription), but \(path) is an encrypted "
                     + "database (a new key is never made for an existing database)")
         default:
-            throw DatabaseManagerError(problemBeforeUnlockAt: path) ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
+            throw DatabaseManagerError(problemBeforeUnlockAt: path)
+                ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
         }
     }
 
@@ -105,7 +107,8 @@ extension DatabaseManager {
             return (key, true)
         } catch KeyStoreError.alreadyStored {
             guard let stored = try loadKey(from: store, identifier: identifier) else {
-                throw DatabaseManagerError.keyNotStored(identifier: identifier, reason: "the store reported a key that it then could not find")
+                throw DatabaseManagerError.keyNotStored(
+                    identifier: identifier, reason: "the store reported a key that it then could not find")
             }
             return (stored, false)
         } catch {

@@ -48,7 +48,15 @@ extension DatabaseManager {
         let passwords = secrets.compactMap { if case .password(let bytes) = $0 { bytes } else { nil } }
         var candidates: [(key: SecretBytes, finish: () throws -> Void)] = []
         if let next, next.passwordKeyed == true {
-            candidates += passwords.map { ($0, { try store.removeCurrent(); try store.removeNext() }) }
+            candidates += passwords.map {
+                (
+                    $0,
+                    {
+                        try store.removeCurrent()
+                        try store.removeNext()
+                    }
+                )
+            }
         } else if let next, let unlocked = try next.unlock(with: secrets, options: configuration.keySlots, path: store.nextPath) {
             candidates.append((next.sqlcipherKey(unlocked.dataKey), store.installNext))
         }

@@ -132,7 +132,10 @@ extension DatabaseManager {
         configureReaders()
         notify(creating ? .created : .opened)
         if let migrator = schemaMigrator, database != nil {
-            do { try migrate(using: migrator) } catch { closeConnection(); throw error }
+            do { try migrate(using: migrator) } catch {
+                closeConnection()
+                throw error
+            }
         }
     }
 

@@ -46,7 +46,7 @@ extension DatabaseManager {
         switch journal.install {
         case .replace:
             guard !ExportOperation.hasLiveSidecar(target),
-                  journal.targetStamp == nil || journal.targetStamp == FileSystem.stamp(of: target)
+                journal.targetStamp == nil || journal.targetStamp == FileSystem.stamp(of: target)
             else { return .rolledBack }
             try ExportOperation.installCopy(temporary, at: target, mode: .replace)
         case .create:

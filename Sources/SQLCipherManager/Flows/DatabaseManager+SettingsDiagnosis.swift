@@ -43,7 +43,8 @@ extension DatabaseManager {
         var tried: [CipherSettingsCandidate] = []
         for candidate in extra + CipherSettingsCandidate.known(for: version) {
             guard (try? candidate.options.validate(for: version)) != nil,
-                  seen.insert(candidate.options.resolved(for: version)).inserted else { continue }
+                seen.insert(candidate.options.resolved(for: version)).inserted
+            else { continue }
             tried.append(candidate)
             if try Self.opens(path: path, key: key, with: candidate.options, version: version) {
                 return .opens(with: candidate)

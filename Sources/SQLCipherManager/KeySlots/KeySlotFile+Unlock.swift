@@ -23,7 +23,7 @@ extension KeySlotFile {
                 let kek = try secret.keyEncryptionKey(salt: slot.salt, argon2: slot.argon2)
                 guard let secretKey = slot.openSecretKey(kek: kek, databaseID: databaseID) else { continue }
                 guard let dataKey = slot.openDataKey(secretKey: secretKey, databaseID: databaseID, generation: generation),
-                      dataKey.count == Sodium.keyLength, isAuthentic(dataKey: dataKey)
+                    dataKey.count == Sodium.keyLength, isAuthentic(dataKey: dataKey)
                 else { throw KeySlotError.slotFileTampered(path: path) }
                 return UnlockedSlot(index: index, dataKey: dataKey, secretKey: secretKey)
             }

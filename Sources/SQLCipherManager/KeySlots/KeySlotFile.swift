@@ -103,9 +103,9 @@ struct KeySlotFile: Codable, Equatable {
             throw KeySlotError.slotFileDamaged(path: path, reason: "version \(file.version) is not supported (this library reads 1)")
         }
         guard file.databaseID.count == 16, file.generation > 0, file.authenticator.count == Sodium.keyLength,
-              file.passwordKeyed == true || !file.slots.isEmpty,
-              Set(file.slots.map(\.id)).count == file.slots.count,
-              file.slots.allSatisfy({ $0.hasValidLengths && $0.id > 0 && $0.id <= file.lastSlotID })
+            file.passwordKeyed == true || !file.slots.isEmpty,
+            Set(file.slots.map(\.id)).count == file.slots.count,
+            file.slots.allSatisfy({ $0.hasValidLengths && $0.id > 0 && $0.id <= file.lastSlotID })
         else { throw KeySlotError.slotFileDamaged(path: path, reason: "a field has an impossible value") }
         if let bad = file.slots.compactMap(\.argon2).first(where: { !$0.isInRange }) {
             throw KeySlotError.invalidKeyDerivation(bad)

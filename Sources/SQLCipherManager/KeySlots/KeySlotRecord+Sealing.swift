@@ -30,7 +30,8 @@ extension KeySlotRecord {
     mutating func sealDataKey(_ dataKey: SecretBytes, databaseID: Data, generation: Int) throws {
         let ephemeralSecret = Sodium.random(Sodium.keyLength)
         ephemeralKey = try Sodium.publicKey(of: ephemeralSecret)
-        let wrapping = Self.wrappingKey(shared: try Sodium.sharedSecret(ephemeralSecret, publicKey), ephemeral: ephemeralKey, slot: publicKey)
+        let wrapping = Self.wrappingKey(
+            shared: try Sodium.sharedSecret(ephemeralSecret, publicKey), ephemeral: ephemeralKey, slot: publicKey)
         let sealed = Sodium.seal(dataKey, key: wrapping, associatedData: dataKeyBinding(databaseID: databaseID, generation: generation))
         dataNonce = sealed.nonce
         sealedDataKey = sealed.sealed

@@ -34,8 +34,9 @@ struct KeySlotRecord: Codable, Equatable {
     }
 
     var info: KeySlot {
-        KeySlot(id: id, kind: kind, label: label, created: Date(timeIntervalSince1970: TimeInterval(created)),
-                keyDerivation: argon2)
+        KeySlot(
+            id: id, kind: kind, label: label, created: Date(timeIntervalSince1970: TimeInterval(created)),
+            keyDerivation: argon2)
     }
 
     // MARK: - Associated data

@@ -94,7 +94,8 @@ struct KeySlotStore {
     func removeLeftovers() {
         let traces = [path + ".tmp", nextPath + ".tmp", path + OperationLock.suffix]
         guard traces.contains(where: { FileSystem.size(of: $0) != nil }),
-              let lock = try? OperationLock.acquire(for: path) else { return }
+            let lock = try? OperationLock.acquire(for: path)
+        else { return }
         defer { lock.release() }
         try? FileSystem.remove(path + ".tmp")
         try? FileSystem.remove(nextPath + ".tmp")

@@ -48,7 +48,12 @@ public struct RecoveryKey: Sendable, CustomStringConvertible, CustomDebugStringC
     static func secret(parsing typed: String) throws -> SecretBytes {
         var values: [UInt8] = []
         for scalar in typed.uppercased().unicodeScalars where scalar != "-" && scalar != " " {
-            let mapped: Unicode.Scalar = switch scalar { case "O": "0"; case "I", "L": "1"; default: scalar }
+            let mapped: Unicode.Scalar =
+                switch scalar {
+                case "O": "0"
+                case "I", "L": "1"
+                default: scalar
+                }
             guard mapped.isASCII, let value = alphabet.firstIndex(of: UInt8(mapped.value)) else {
                 throw KeySlotError.invalidRecoveryKey(reason: "it contains a character that is not in the alphabet")
             }

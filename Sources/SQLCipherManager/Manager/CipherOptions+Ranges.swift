@@ -23,10 +23,12 @@ extension CipherOptions {
         if value < 1 {
             reason = "must be at least 1, got \(value)"
         } else if value > maximumKDFIterations {
-            reason = "\(value) is above the ceiling of \(maximumKDFIterations) (every open would run PBKDF2 that many "
+            reason =
+                "\(value) is above the ceiling of \(maximumKDFIterations) (every open would run PBKDF2 that many "
                 + "times, and SQLCipher reads 2^31 or more as a wrapped 32-bit number); use at most \(maximumKDFIterations)"
         } else if value < minimumKDFIterations, !allowsLegacy {
-            reason = "\(value) is below the floor of \(minimumKDFIterations) iterations, too cheap against password "
+            reason =
+                "\(value) is below the floor of \(minimumKDFIterations) iterations, too cheap against password "
                 + "guessing; use \(minimumKDFIterations) or more (or leave it unset for SQLCipher's default). To open an "
                 + "older file written with fewer (SQLCipher 1 and 2 used 4000), opt in with allowsLegacyKDFIterations "
                 + "(cipherdb: --legacy-kdf)"

@@ -52,10 +52,12 @@ extension CipherSettingsCandidate {
         let formats: [(name: String, options: CipherOptions, pageSize: Int)]
         if version.major >= 4 {
             let compatible = version >= SQLCipherVersion(4, 0, 1)
-            formats = [("SQLCipher \(version.major) defaults", CipherOptions(), 4096)]
-                + (compatible ? [3, 2, 1].map { (major: Int) in
-                    ("SQLCipher \(major) format", CipherOptions(compatibility: major, allowsLegacyKDFIterations: major < 3), 1024)
-                } : [])
+            formats =
+                [("SQLCipher \(version.major) defaults", CipherOptions(), 4096)]
+                + (compatible
+                    ? [3, 2, 1].map { (major: Int) in
+                        ("SQLCipher \(major) format", CipherOptions(compatibility: major, allowsLegacyKDFIterations: major < 3), 1024)
+                    } : [])
         } else {
             formats = [
                 ("SQLCipher 3 defaults", CipherOptions(), 1024),
@@ -86,8 +88,10 @@ extension CipherOptions {
         let major = compatibility ?? min(version.major, 4)
         var full: CipherOptions
         switch major {
-        case 4: full = CipherOptions(kdfIterations: 256_000, pageSize: 4096, usesHMAC: true,
-                                     kdfAlgorithm: .sha512, hmacAlgorithm: .sha512)
+        case 4:
+            full = CipherOptions(
+                kdfIterations: 256_000, pageSize: 4096, usesHMAC: true,
+                kdfAlgorithm: .sha512, hmacAlgorithm: .sha512)
         case 3: full = CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true)
         case 2: full = CipherOptions(kdfIterations: 4000, pageSize: 1024, usesHMAC: true)
         default: full = CipherOptions(kdfIterations: 4000, pageSize: 1024, usesHMAC: false)

@@ -54,7 +54,8 @@ extension DatabaseManager {
         defer { readers.release(lease) }
         let db = Database(connection: lease.connection)
         do {
-            return try (handle?.run(on: lease.connection) { try db.transaction(.deferred, body) }
+            return try
+                (handle?.run(on: lease.connection) { try db.transaction(.deferred, body) }
                 ?? db.transaction(.deferred, body))
         } catch let error as SQLiteError {
             if lease.connection.fileWasReplaced { throw DatabaseManagerError.databaseReplaced(path: lease.connection.path) }
@@ -67,15 +68,17 @@ extension DatabaseManager {
     /// database is in WAL mode. Called under the lock wherever a writer connection is installed.
     func configureReaders() {
         guard let db = database, let key = derivedKey?.rawKey ?? cachedKey,
-              (try? db.scalar(String.self, "PRAGMA journal_mode"))?.lowercased() == "wal"
+            (try? db.scalar(String.self, "PRAGMA journal_mode"))?.lowercased() == "wal"
         else {
             readers.configure(nil)
             return
         }
-        let path = db.connection.path, configuration = configuration
-        readers.configure(ReaderPool.Opening(
-            open: { try Self.connect(path: path, mode: .readOnly, key: key, configuration: configuration) },
-            maximum: configuration.maximumReaderCount))
+        let path = db.connection.path
+        let configuration = configuration
+        readers.configure(
+            ReaderPool.Opening(
+                open: { try Self.connect(path: path, mode: .readOnly, key: key, configuration: configuration) },
+                maximum: configuration.maximumReaderCount))
     }
 
     private func run<T: Sendable>(

@@ -40,8 +40,8 @@ extension DatabaseManager {
         // Options out of range are refused by the flows before any key is used; never run
         // PBKDF2 for them here (a kdf_iter of 2^31 would take minutes).
         guard !key.isRawKey, cipher.compatibility == nil, (try? cipher.validateValues()) != nil,
-              let iterations = cipher.kdfIterations ?? defaultKDFIterations,
-              let algorithm = cipher.kdfAlgorithm ?? defaultKDFAlgorithm
+            let iterations = cipher.kdfIterations ?? defaultKDFIterations,
+            let algorithm = cipher.kdfAlgorithm ?? defaultKDFAlgorithm
         else { return nil }
         return KeyDerivation.derive(password: key, salt: salt, iterations: iterations, algorithm: algorithm)
     }
@@ -60,7 +60,7 @@ extension DatabaseManager {
         configuration: DatabaseConfiguration
     ) throws -> (Connection, KeyDerivation.Derived?) {
         guard let salt = KeyDerivation.salt(ofFileAt: path),
-              let derived = (known?.salt == salt ? known : nil) ?? derive(key, salt: salt, cipher: configuration.cipher)
+            let derived = (known?.salt == salt ? known : nil) ?? derive(key, salt: salt, cipher: configuration.cipher)
         else {
             return (try connect(path: path, mode: mode, key: key, configuration: configuration), nil)
         }

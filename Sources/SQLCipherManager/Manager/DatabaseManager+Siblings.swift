@@ -53,9 +53,11 @@ extension DatabaseManager {
         for sibling in SiblingRegistry.shared.siblings(of: self, identity: identity) {
             guard sibling.lock.lock(before: Date(timeIntervalSinceNow: configuration.busyTimeoutSeconds)) else {
                 restoreSiblings(paused)
-                throw DatabaseManagerError.busy(path: connection.path, underlying: SQLiteError(
-                    extendedCode: .busy,
-                    message: "another DatabaseManager of this process kept the database busy for longer than the busy timeout"))
+                throw DatabaseManagerError.busy(
+                    path: connection.path,
+                    underlying: SQLiteError(
+                        extendedCode: .busy,
+                        message: "another DatabaseManager of this process kept the database busy for longer than the busy timeout"))
             }
             // Its file may have changed while we waited for it.
             guard sibling.database?.connection.identity == identity else {
@@ -79,8 +81,9 @@ extension DatabaseManager {
             sibling.derivedKey = derived
             guard let path = sibling.databasePath else { continue }
             do {
-                sibling.database = Database(connection: try Self.connect(
-                    path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
+                sibling.database = Database(
+                    connection: try Self.connect(
+                        path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
                 sibling.configureReaders()
                 sibling.notify(.didRekey)
             } catch {
@@ -95,8 +98,9 @@ extension DatabaseManager {
         for sibling in siblings {
             defer { sibling.lock.unlock() }
             guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
-            sibling.database = (try? Self.connect(
-                path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
+            sibling.database =
+                (try? Self.connect(
+                    path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
             sibling.configureReaders()
         }
     }

@@ -46,7 +46,8 @@ extension DatabaseManager {
     /// proof that the key is right and that replaying it gives a sound database.
     static func checkSidecars(path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration) throws {
         guard mode == .readWrite || mode == .readOnly else { return }
-        let journal = path + "-journal", wal = path + "-wal"
+        let journal = path + "-journal"
+        let wal = path + "-wal"
         guard FileSystem.size(of: journal) != nil || FileSystem.size(of: wal) != nil else { return }
         guard let size = FileSystem.size(of: path) else { return }
         // SQLite deletes the sidecars of an empty file; the open must fail first.

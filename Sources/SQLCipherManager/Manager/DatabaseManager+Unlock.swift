@@ -73,9 +73,11 @@ extension DatabaseManager {
         // so page_count may exceed what the main file holds.
         let inWAL = try connection.text("PRAGMA journal_mode") == "wal"
         if size % pageSize != 0 || (!inWAL && size < pageCount * pageSize) {
-            throw DatabaseManagerError.corrupt(path: path, underlying: SQLiteError(
-                extendedCode: .corrupt,
-                message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))
+            throw DatabaseManagerError.corrupt(
+                path: path,
+                underlying: SQLiteError(
+                    extendedCode: .corrupt,
+                    message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))
         }
     }
 

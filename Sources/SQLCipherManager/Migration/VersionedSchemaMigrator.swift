@@ -35,8 +35,9 @@ public struct VersionedSchemaMigrator: SchemaMigrator {
     /// Registers the step that brings the schema to `version`. Versions must be registered in
     /// strictly increasing order, starting at 1 or more.
     public mutating func register(version: Int, _ step: @escaping Step) {
-        precondition(version > (steps.last?.version ?? 0),
-                     "migration versions must be registered in strictly increasing order (got \(version))")
+        precondition(
+            version > (steps.last?.version ?? 0),
+            "migration versions must be registered in strictly increasing order (got \(version))")
         steps.append((version, step))
     }
 

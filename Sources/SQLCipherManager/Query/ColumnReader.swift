@@ -47,7 +47,8 @@ extension ColumnReader {
     /// The `mismatch` error for a column that does not hold a `typeName`.
     func cannotRead(_ value: DatabaseValue, as typeName: String, at index: Int) -> SQLiteError {
         let column = "column \"\(columnNames[index])\" (index \(index))"
-        let reason = value.isNull
+        let reason =
+            value.isNull
             ? "\(column) is NULL, which cannot be read as \(typeName); read it as an Optional to accept NULL"
             : "\(column) holds \(value.storageClass), which cannot be read as \(typeName)"
         return SQLiteError(extendedCode: .mismatch, message: reason)

@@ -103,8 +103,10 @@ final class Connection {
     /// so that a full disk is still reported as `SQLITE_FULL`.
     static func restoringCode(of error: SQLiteError) -> SQLiteError {
         guard error.code == .error, let message = error.message else { return error }
-        let codes = [SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_NOTADB,
-                     SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM]
+        let codes = [
+            SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_NOTADB,
+            SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM,
+        ]
         for code in codes where String(cString: sqlite3_errstr(code)) == message {
             return SQLiteError(extendedCode: ResultCode(rawValue: code), message: message, sql: error.sql)
         }
@@ -276,10 +278,12 @@ final class Connection {
         }
         let box = ProgressHandler(handler)
         progressHandler = box
-        sqlite3_progress_handler(handle, instructions, { context in
-            guard let context else { return 0 }
-            return Unmanaged<ProgressHandler>.fromOpaque(context).takeUnretainedValue().body() ? 1 : 0
-        }, Unmanaged.passUnretained(box).toOpaque())
+        sqlite3_progress_handler(
+            handle, instructions,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<ProgressHandler>.fromOpaque(context).takeUnretainedValue().body() ? 1 : 0
+            }, Unmanaged.passUnretained(box).toOpaque())
     }
 
     /// Keeps the progress closure alive while SQLite holds a pointer to it.

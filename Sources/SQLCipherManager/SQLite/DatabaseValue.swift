@@ -177,7 +177,10 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
     }
     /// `.some(nil)` for NULL; the wrapped type's reading otherwise, `nil` when that fails.
     public init?(databaseValue: DatabaseValue) {
-        if databaseValue.isNull { self = .none; return }
+        if databaseValue.isNull {
+            self = .none
+            return
+        }
         guard let value = Wrapped(databaseValue: databaseValue) else { return nil }
         self = .some(value)
     }

@@ -10,7 +10,10 @@ import Foundation
 struct RowStorage {
     /// The storage classes, as tags.
     /// The storage classes, as SQLite numbers them (`SQLITE_INTEGER` … `SQLITE_NULL`).
-    enum Tag: UInt8 { case integer = 1, real, text, blob, null }
+    enum Tag: UInt8 {
+        case integer = 1
+        case real, text, blob, null
+    }
 
     /// The heap block: the tags, cells and bytes (its header is unused: the count is kept
     /// beside the reference, so reading a value touches no class property).
@@ -86,7 +89,8 @@ struct RowStorage {
             case .integer: return .integer(bits)
             case .real: return .real(Double(bitPattern: UInt64(bitPattern: bits)))
             case .text:
-                return .text(String(decoding: Self.bytes(base, count: count, bits: bits).assumingMemoryBound(to: UInt8.self), as: UTF8.self))
+                return .text(
+                    String(decoding: Self.bytes(base, count: count, bits: bits).assumingMemoryBound(to: UInt8.self), as: UTF8.self))
             case .blob: return .blob(Data(Self.bytes(base, count: count, bits: bits)))
             }
         }

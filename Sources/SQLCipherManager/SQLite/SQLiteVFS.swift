@@ -37,7 +37,7 @@ enum SQLiteVFS {
         }
         var flags: Int32 = 0
         guard open(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) == SQLITE_OK,
-              let methods = file.pointee.pMethods?.pointee
+            let methods = file.pointee.pMethods?.pointee
         else { return nil }
         defer { _ = methods.xClose?(file) }
         // The size from `stat`: the unix VFS's xFileSize reports a 1-byte file as empty (an old

@@ -34,7 +34,8 @@ extension Statement {
     /// the comparison sees.
     func currentColumnNames() -> [String] {
         if let names = cachedColumnNames,
-           packedColumnNames.withUnsafeBufferPointer({ csqlcipher_column_names_equal(handle, $0.baseAddress, Int32(names.count)) }) != 0 {
+            packedColumnNames.withUnsafeBufferPointer({ csqlcipher_column_names_equal(handle, $0.baseAddress, Int32(names.count)) }) != 0
+        {
             return names
         }
         let names = columnNames

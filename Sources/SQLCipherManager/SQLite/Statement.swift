@@ -111,8 +111,12 @@ final class Statement {
     /// place (no copy of the String value); others (bridged, lazily decoded) are made contiguous
     /// first.
     func bind(text string: String, at index: Int32) throws {
-        let rc = string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
-            ?? { var copy = string; return copy.withUTF8 { bindText($0, at: index) } }()
+        let rc =
+            string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
+            ?? {
+                var copy = string
+                return copy.withUTF8 { bindText($0, at: index) }
+            }()
         try check(bindResult: rc)
     }
 

@@ -41,7 +41,8 @@ final class SecretServiceConnection: @unchecked Sendable {
         let attributes = scm_key_attributes(name, identifier)
         defer { g_hash_table_unref(attributes) }
         var error: UnsafeMutablePointer<GError>?
-        let flags = unlock
+        let flags =
+            unlock
             ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
             : SECRET_SEARCH_ALL
         let list = secret_service_search_sync(proxy, scm_key_schema(), attributes, flags, nil, &error)

@@ -65,7 +65,7 @@ struct FolderSnapshot: Equatable {
             switch (earlier.files[name], files[name]) {
             case (nil, _): "\(name) was added"
             case (_, nil): "\(name) was removed"
-            case let (before?, after?) where before != after: "\(name) changed"
+            case (let before?, let after?) where before != after: "\(name) changed"
             default: nil
             }
         }
@@ -80,7 +80,8 @@ enum TemplateDatabase {
     static let bytes: Data = {
         do {
             let cli = try CipherDBFixture()
-            try cli.createDatabase("""
+            try cli.createDatabase(
+                """
                 CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT);
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
                 INSERT INTO t(name) SELECT 'MARKER-' || i || '-' || hex(randomblob(16)) FROM n;

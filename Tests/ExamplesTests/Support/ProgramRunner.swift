@@ -130,8 +130,9 @@ final class RunningProgram: @unchecked Sendable {
 
     /// Waits until stdout contains `text` (polling), or throws after `timeout` seconds.
     func waitForOutput(_ text: String, timeout: Double = 30) throws {
-        try poll(timeout: timeout, interval: 0.02, isRunning: { process.isRunning }, until: { stdout.contains(text) },
-                 failure: { RunnerError("never printed '\(text)'; output so far:\n\(stdout)") })
+        try poll(
+            timeout: timeout, interval: 0.02, isRunning: { process.isRunning }, until: { stdout.contains(text) },
+            failure: { RunnerError("never printed '\(text)'; output so far:\n\(stdout)") })
     }
 
     /// Waits for the exit (killing the program after `timeout` seconds) and collects its output.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Runs a built program on a pseudo-terminal, as a person at a terminal would: stdin, stdout
 /// and stderr are the terminal, and everything the terminal shows (echo included) is captured.
@@ -70,8 +71,9 @@ final class PseudoTerminalSession: @unchecked Sendable {
 
     /// Waits until the terminal has shown `text` (anywhere, any number of times).
     func waitForText(_ text: String, timeout: Double = 30) throws {
-        try poll(timeout: timeout, isRunning: { process.isRunning }, until: { shown.contains(text) },
-                 failure: { RunnerError("the terminal never showed '\(text)':\n\(shown)") })
+        try poll(
+            timeout: timeout, isRunning: { process.isRunning }, until: { shown.contains(text) },
+            failure: { RunnerError("the terminal never showed '\(text)':\n\(shown)") })
     }
 
     /// Writes `bytes` to the terminal as typed keys, at once (Ctrl-D is `"\u{04}"`, the left
@@ -88,9 +90,10 @@ final class PseudoTerminalSession: @unchecked Sendable {
     }
 
     private func waitFor(_ text: String, echo: Bool, timeout: Double) throws {
-        try poll(timeout: timeout, isRunning: { process.isRunning },
-                 until: { shown.components(separatedBy: text).count - 1 > typedAfter(text) && echoes == echo },
-                 failure: { RunnerError("the terminal never showed '\(text)' with echo \(echo ? "on" : "off"):\n\(shown)") })
+        try poll(
+            timeout: timeout, isRunning: { process.isRunning },
+            until: { shown.components(separatedBy: text).count - 1 > typedAfter(text) && echoes == echo },
+            failure: { RunnerError("the terminal never showed '\(text)' with echo \(echo ? "on" : "off"):\n\(shown)") })
         prompts[text, default: 0] += 1
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Key derivation: SQLCipher's PBKDF2 done once, by the library")
@@ -9,11 +10,13 @@ struct KeyDerivationTests {
         let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
         let dir = TemporaryDirectory()
         let path = dir.file("shell.db").path
-        let made = try runProcess(shell, [path, "PRAGMA key = 'shell-pw'; PRAGMA kdf_iter = 4000; CREATE TABLE t(x); INSERT INTO t VALUES (42);"])
+        let made = try runProcess(
+            shell, [path, "PRAGMA key = 'shell-pw'; PRAGMA kdf_iter = 4000; CREATE TABLE t(x); INSERT INTO t VALUES (42);"])
         try #require(made.status == 0, "\(made.stderr)")
         let salt = try #require(KeyDerivation.salt(ofFileAt: path))
-        let key = try #require(KeyDerivation.rawKey(
-            password: SecretBytes(password: "shell-pw"), salt: salt, iterations: 4000, algorithm: .sha1))
+        let key = try #require(
+            KeyDerivation.rawKey(
+                password: SecretBytes(password: "shell-pw"), salt: salt, iterations: 4000, algorithm: .sha1))
         #expect(key.isRawKey && key.count == 99)
 
         let connection = try Connection(path: path, mode: .readOnly)
@@ -30,8 +33,9 @@ struct KeyDerivationTests {
         try manager.create(password: "right-password")
         manager.close()
         let salt = try #require(KeyDerivation.salt(ofFileAt: dir.file().path))
-        let key = try #require(KeyDerivation.rawKey(
-            password: SecretBytes(password: "wrong-password"), salt: salt, iterations: 4000, algorithm: .sha1))
+        let key = try #require(
+            KeyDerivation.rawKey(
+                password: SecretBytes(password: "wrong-password"), salt: salt, iterations: 4000, algorithm: .sha1))
         let connection = try Connection(path: dir.file().path, mode: .readOnly)
         defer { connection.close() }
         try key.withBytes { try connection.key($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The deprecated spellings kept for one release still do what their new names do. Each check is

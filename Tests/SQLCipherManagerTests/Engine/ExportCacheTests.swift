@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The page cache an export uses so that each page is decrypted once (issue 5).

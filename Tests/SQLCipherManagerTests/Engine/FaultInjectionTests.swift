@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Kills a helper process with SIGKILL at random moments of each flow, then checks with a fresh
@@ -78,7 +79,8 @@ struct FaultInjectionTests {
         var tally = Tally()
         while tally.kills < Self.killsPerFlow, tally.runs < Self.killsPerFlow * 4 {
             // Half anywhere in the flow, half near its end, where the copy is verified and swapped in.
-            let delay = Bool.random(using: &random)
+            let delay =
+                Bool.random(using: &random)
                 ? Double.random(in: 0...(span * 1.1), using: &random)
                 : Double.random(in: (span * 0.75)...(span * 1.05), using: &random)
             let result = try attempt(
@@ -92,8 +94,9 @@ struct FaultInjectionTests {
         #expect(tally.kills >= Self.killsPerFlow)
         try aimAtInstall(flow, seed: seed, random: &random, tally: &tally)
         #expect(tally.states[.broken] == nil)
-        print("fault-injection \(flow.rawValue): \(tally.summary); flow ≈ \(Int(span * 1000)) ms; "
-            + "\(Int(Date().timeIntervalSince(started))) s")
+        print(
+            "fault-injection \(flow.rawValue): \(tally.summary); flow ≈ \(Int(span * 1000)) ms; "
+                + "\(Int(Date().timeIntervalSince(started))) s")
     }
 
     /// Kills right after the journal says `phase=install`, until that many land there (a fast
@@ -101,9 +104,11 @@ struct FaultInjectionTests {
     private func aimAtInstall(_ flow: Flow, seed: UInt64, random: inout SeededGenerator, tally: inout Tally) throws {
         for aimed in 0..<(Self.installKillsPerFlow * 3) where tally.aimedHits < Self.installKillsPerFlow {
             let delay = Double.random(in: 0...0.0005, using: &random)
-            let result = try attempt(flow, kill: { dir in
-                .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=install", delay: delay)
-            }, context: "seed \(seed), \(flow.rawValue), install kill \(aimed), delay \(delay)s")
+            let result = try attempt(
+                flow,
+                kill: { dir in
+                    .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=install", delay: delay)
+                }, context: "seed \(seed), \(flow.rawValue), install kill \(aimed), delay \(delay)s")
             tally.record(result)
             if result.run.killed, result.journal == "install" { tally.aimedHits += 1 }
         }
@@ -115,13 +120,16 @@ struct FaultInjectionTests {
         try FaultInjection.install(Flow.rekey.template, in: dir)
         let journal = OperationJournal.path(for: dir.file().path)
         var whilePaused: (outcome: String, open: String, files: [String]) = ("", "", [])
-        let run = try FaultInjection.run(Flow.rekey.rawValue, in: dir.url, kill: .pauseWhenFileContains(
-            path: journal, text: "phase=export", body: {
-                let before = FileSnapshot(dir.url)
-                whilePaused.outcome = thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) }
-                whilePaused.open = dir.openResult(password: "old-secret")
-                whilePaused.files = FileSnapshot(dir.url).differences(from: before)
-            }))
+        let run = try FaultInjection.run(
+            Flow.rekey.rawValue, in: dir.url,
+            kill: .pauseWhenFileContains(
+                path: journal, text: "phase=export",
+                body: {
+                    let before = FileSnapshot(dir.url)
+                    whilePaused.outcome = thrownCase { try DatabaseTools.recoverInterruptedOperation(at: dir.file()) }
+                    whilePaused.open = dir.openResult(password: "old-secret")
+                    whilePaused.files = FileSnapshot(dir.url).differences(from: before)
+                }))
 
         #expect(whilePaused.outcome == "operationInProgress")
         #expect(whilePaused.open == "operationInProgress")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Every open diagnosis built from a real file; each leaves the file byte-identical.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// What the errors say: localized descriptions, a wrong raw key, a capped integrity report.
@@ -49,7 +50,8 @@ import Testing
             }
         }
         // Point table u at t's pages: u's own pages are then "never used", one problem each.
-        try manager.executeScript("""
+        try manager.executeScript(
+            """
             PRAGMA writable_schema = ON;
             UPDATE sqlite_master SET rootpage = (SELECT rootpage FROM sqlite_master WHERE name = 't') WHERE name = 'u';
             """)
@@ -76,6 +78,7 @@ import Testing
     @Test func theIntegritySummaryListsEverythingWhenThereAreFewProblems() {
         #expect(DatabaseManager.integritySummary(["a"]) == "a")
         #expect(DatabaseManager.integritySummary(["a", "b", "c"]) == "a; b; c")
-        #expect(DatabaseManager.integritySummary(["a", "b", "c", "d"]).hasSuffix("; and 1 more problem (integrityProblems() lists them all)"))
+        #expect(
+            DatabaseManager.integritySummary(["a", "b", "c", "d"]).hasSuffix("; and 1 more problem (integrityProblems() lists them all)"))
     }
 }

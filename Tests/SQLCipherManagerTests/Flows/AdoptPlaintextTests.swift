@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Adopt a plaintext database on open")
@@ -54,8 +55,9 @@ struct AdoptPlaintextTests {
 }
 
 extension AdoptPlaintextTests {
-    @Test("a read-only plaintext file cannot be adopted: permissionDenied, reported, file unchanged",
-          .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only plaintext file cannot be adopted: permissionDenied, reported, file unchanged",
+        .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
     func adoptReadOnly() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file())

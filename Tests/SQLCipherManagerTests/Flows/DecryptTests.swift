@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Decrypt")
@@ -60,8 +61,9 @@ struct DecryptTests {
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 
-    @Test("a read-only destination folder: permissionDenied, nothing written",
-          .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only destination folder: permissionDenied, nothing written",
+        .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
     func readOnlyFolder() throws {
         let dir = TemporaryDirectory()
         let out = TemporaryDirectory()

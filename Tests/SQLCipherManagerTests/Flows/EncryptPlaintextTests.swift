@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Encrypt a plaintext database")
@@ -15,7 +16,8 @@ struct EncryptPlaintextTests {
         let before = try plaintextFingerprint(dir.file())
         var fractions: [Double] = []
         try DatabaseTools.encryptPlaintextDatabase(
-            at: dir.file(), password: "new-secret", configuration: Self.configuration) { fractions.append($0) }
+            at: dir.file(), password: "new-secret", configuration: Self.configuration
+        ) { fractions.append($0) }
 
         #expect(!DatabaseFile(path: dir.file().path).isPlaintextSQLite)
         #expect(!Fixture.contains(dir.file(), "MARKER-1"))
@@ -79,9 +81,11 @@ struct EncryptPlaintextTests {
 
     // MARK: - Bad input: typed error, nothing changed
 
-    @Test("bad input is refused with a typed error and every file unchanged", arguments: [
-        "destination exists", "source encrypted", "source not a database", "source empty", "source missing", "blank password",
-    ])
+    @Test(
+        "bad input is refused with a typed error and every file unchanged",
+        arguments: [
+            "destination exists", "source encrypted", "source not a database", "source empty", "source missing", "blank password",
+        ])
     func badInput(_ situation: String) throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file("plain.db"))
@@ -122,8 +126,9 @@ struct EncryptPlaintextTests {
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 
-    @Test("a read-only source file (in place) or folder: permissionDenied, nothing changed",
-          .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only source file (in place) or folder: permissionDenied, nothing changed",
+        .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
     func readOnly() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makePlaintext(at: dir.file())
@@ -139,8 +144,9 @@ struct EncryptPlaintextTests {
         }
     }
 
-    @Test("a read-only source can still be encrypted to another folder",
-          .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only source can still be encrypted to another folder",
+        .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
     func readOnlySourceToPath() throws {
         let dir = TemporaryDirectory()
         let out = TemporaryDirectory()
@@ -154,8 +160,9 @@ struct EncryptPlaintextTests {
         #expect(try out.withOpened(password: "new-secret") { try RichDatabase.verify($0, rows: 200) } == [])
     }
 
-    @Test("too little free space: insufficientDiskSpace, nothing changed",
-          .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
+    @Test(
+        "too little free space: insufficientDiskSpace, nothing changed",
+        .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
     func insufficientSpace() throws {
         let disk = try SmallDisk(kilobytes: 700)
         try RichDatabase.makePlaintext(at: disk.file("test.db"), rows: 4000)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Crash states built by hand, one per moment of an export-based operation; the fault-injection
@@ -8,8 +9,10 @@ import Testing
 struct RecoveryTests {
     /// A journal as the engine writes it: in phase `install`, with the fingerprint of the copy
     /// found in the folder (the digest recorded once the copy was verified).
-    private func journal(_ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
-                         operation: ExportOperation.Kind = .rekey, target: URL) throws {
+    private func journal(
+        _ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
+        operation: ExportOperation.Kind = .rekey, target: URL
+    ) throws {
         let name = ExportOperation.temporaryName(for: target.path, operation: operation)
         var journal = OperationJournal(operation: operation, install: install, phase: phase, temporaryName: name)
         if phase == .install { journal.copyDigest = try? FileSystem.fingerprint(of: journal.temporaryPath(for: target.path)) }
@@ -23,15 +26,17 @@ struct RecoveryTests {
         try RichDatabase.makeEncrypted(in: dir)
         try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret")
         let name = ExportOperation.temporaryName(for: dir.file().path, operation: .rekey)
-        var journal = OperationJournal(operation: .rekey, install: .replace, phase: .install, temporaryName: name,
-                                       targetStamp: FileSystem.stamp(of: dir.file().path))
+        var journal = OperationJournal(
+            operation: .rekey, install: .replace, phase: .install, temporaryName: name,
+            targetStamp: FileSystem.stamp(of: dir.file().path))
         journal.copyDigest = try FileSystem.fingerprint(of: dir.file("test.db.scm-rekey").path)
         try journal.write(for: dir.file().path)
         return dir
     }
 
-    @Test("a copy that is not the verified one (junk, or no digest recorded) is never installed, whatever the password",
-          arguments: [true, false])
+    @Test(
+        "a copy that is not the verified one (junk, or no digest recorded) is never installed, whatever the password",
+        arguments: [true, false])
     func unprovenCopyIsDiscarded(recordsDigest: Bool) throws {
         let dir = try verifiedRekeyCopyWithStampedJournal()
         if !recordsDigest {
@@ -117,7 +122,8 @@ struct RecoveryTests {
         let dir = try verifiedRekeyCopyWithStampedJournal()
         let writer = try Connection(path: dir.file().path, mode: .readWrite)
         try Array("old-secret".utf8).withUnsafeBytes { try writer.key($0) }
-        try writer.executeScript("""
+        try writer.executeScript(
+            """
             PRAGMA kdf_iter = 4000;
             INSERT INTO tag(name, weight) VALUES ('late', 1);
             INSERT INTO audit(event) SELECT hex(randomblob(200)) FROM book;

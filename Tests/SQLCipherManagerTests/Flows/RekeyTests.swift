@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Rekey")
@@ -49,9 +50,10 @@ struct RekeyTests {
         #expect(dir.openResult(password: "new-secret") == "incorrectPasswordOrSettings")
         let opened = dir.openResult(password: "new-secret") { $0.cipher = options }
         #expect(opened == "none")
-        #expect(try dir.withOpened(password: "new-secret", configure: { $0.cipher = options }) {
-            try RichDatabase.verify($0, rows: 200)
-        } == [])
+        #expect(
+            try dir.withOpened(password: "new-secret", configure: { $0.cipher = options }) {
+                try RichDatabase.verify($0, rows: 200)
+            } == [])
     }
 
     @Test("same password, new settings: only the new settings open the file (no silent no-op)")
@@ -107,7 +109,8 @@ struct RekeyTests {
         let dir = TemporaryDirectory()
         let manager = dir.manager()
         try manager.create(password: "old-secret")
-        try manager.executeScript("""
+        try manager.executeScript(
+            """
             CREATE VIRTUAL TABLE note USING fts4(body);
             INSERT INTO note(body) VALUES ('the quick brown fox'), ('lazy dogs sleep');
             CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);
@@ -189,8 +192,9 @@ struct RekeyTests {
 
     // MARK: - Failures after willRekey
 
-    @Test("another manager of this process has the database open: it is paused, then reopened with the new key",
-          arguments: [false, true])
+    @Test(
+        "another manager of this process has the database open: it is paused, then reopened with the new key",
+        arguments: [false, true])
     func rekeyWithSiblingOpen(wal: Bool) throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir, wal: wal)
@@ -230,7 +234,10 @@ struct RekeyTests {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        defer { try? input.fileHandleForWriting.close(); process.waitUntilExit() }
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
         input.fileHandleForWriting.write(Data("PRAGMA key = 'old-secret';\nPRAGMA kdf_iter = 4000;\nSELECT count(*) FROM tag;\n".utf8))
         _ = output.fileHandleForReading.availableData
         let manager = dir.manager()
@@ -251,8 +258,9 @@ struct RekeyTests {
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
     }
 
-    @Test("a read-only database file: permissionDenied, file unchanged, still open with the old password",
-          .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only database file: permissionDenied, file unchanged, still open with the old password",
+        .enabled(if: ReadOnly.isSupported, "cannot make a file read-only here (root without chattr +i)"))
     func rekeyReadOnlyFile() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
@@ -271,8 +279,9 @@ struct RekeyTests {
         #expect(dir.openResult(password: "old-secret") == "none")
     }
 
-    @Test("a read-only folder: permissionDenied, nothing written",
-          .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
+    @Test(
+        "a read-only folder: permissionDenied, nothing written",
+        .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
     func rekeyReadOnlyFolder() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
@@ -286,8 +295,9 @@ struct RekeyTests {
         #expect(manager.isOpen)
     }
 
-    @Test("too little free space: insufficientDiskSpace before anything is written",
-          .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
+    @Test(
+        "too little free space: insufficientDiskSpace before anything is written",
+        .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
     func rekeyInsufficientSpace() throws {
         let (disk, manager) = try openOnSmallDisk(kilobytes: 700)
         #expect((FileSystem.size(of: disk.file("test.db").path) ?? 0) > 350_000)
@@ -301,8 +311,9 @@ struct RekeyTests {
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
     }
 
-    @Test("the disk fills up during the export: diskFull, the copy is removed, the old database is open and intact",
-          .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
+    @Test(
+        "the disk fills up during the export: diskFull, the copy is removed, the old database is open and intact",
+        .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
     func rekeyDiskFillsDuringExport() throws {
         let (disk, manager) = try openOnSmallDisk(kilobytes: 1500)
         let snapshot = FileSnapshot(disk.url)

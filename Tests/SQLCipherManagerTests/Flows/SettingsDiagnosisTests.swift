@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `diagnoseCipherSettings`: the right password with other settings is found on real files
@@ -22,7 +23,8 @@ import Testing
     }
 
     static func diagnose(_ url: URL, password: String = "secret", alsoTrying extra: [CipherSettingsCandidate] = [])
-        throws -> CipherSettingsDiagnosis {
+        throws -> CipherSettingsDiagnosis
+    {
         let manager = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: unusual))
         #expect(thrownCase { try manager.open(password: password) } == "incorrectPasswordOrSettings")
         return try manager.diagnoseCipherSettings(password: password, alsoTrying: extra)
@@ -47,10 +49,14 @@ import Testing
         (CipherOptions(kdfIterations: 4000), "SQLCipher 2 format", "kdf_iter 4000"),
         (CipherOptions(kdfIterations: 4000, usesHMAC: false), "SQLCipher 1 format", "kdf_iter 4000 and no HMAC"),
         (CipherOptions(pageSize: 4096), "SQLCipher 3 defaults with 4096-byte pages", "4096-byte pages"),
-        (CipherOptions(kdfIterations: 4000, pageSize: 8192), "SQLCipher 2 format with 8192-byte pages",
-         "kdf_iter 4000 and 8192-byte pages"),
-        (CipherOptions(kdfIterations: 4000, pageSize: 16384, usesHMAC: false), "SQLCipher 1 format with 16384-byte pages",
-         "kdf_iter 4000, 16384-byte pages and no HMAC"),
+        (
+            CipherOptions(kdfIterations: 4000, pageSize: 8192), "SQLCipher 2 format with 8192-byte pages",
+            "kdf_iter 4000 and 8192-byte pages"
+        ),
+        (
+            CipherOptions(kdfIterations: 4000, pageSize: 16384, usesHMAC: false), "SQLCipher 1 format with 16384-byte pages",
+            "kdf_iter 4000, 16384-byte pages and no HMAC"
+        ),
     ])
     func findsTheSetAFileWasWrittenWith(_ written: CipherOptions, _ name: String, _ summary: String) throws {
         let dir = TemporaryDirectory()
@@ -83,7 +89,8 @@ import Testing
         let dir = TemporaryDirectory()
         let url = try Self.write(dir, CipherOptions(kdfIterations: 6000, pageSize: 2048))
         #expect(try Self.diagnose(url) == .noKnownSettingsOpen(tried: DatabaseTools.knownCipherSettings))
-        let recorded = CipherSettingsCandidate(name: "recorded", options: CipherOptions(kdfIterations: 6000, pageSize: 2048, allowsLegacyKDFIterations: true))
+        let recorded = CipherSettingsCandidate(
+            name: "recorded", options: CipherOptions(kdfIterations: 6000, pageSize: 2048, allowsLegacyKDFIterations: true))
         #expect(try Self.found(Self.diagnose(url, alsoTrying: [recorded]), url) == recorded)
     }
 
@@ -153,7 +160,8 @@ import Testing
     ])
     func findsTheSetOfAFileTheShellWrote(_ pragmas: [String], _ name: String) throws {
         let dir = TemporaryDirectory()
-        let script = (["PRAGMA key = 'secret';"] + pragmas + ["CREATE TABLE t(x TEXT);", "INSERT INTO t VALUES ('MARKER');"])
+        let script =
+            (["PRAGMA key = 'secret';"] + pragmas + ["CREATE TABLE t(x TEXT);", "INSERT INTO t VALUES ('MARKER');"])
             .joined(separator: "\n") + "\n"
         let output = try sqlcipherShell(dir.file().path, script)
         try #require(output.status == 0, "sqlcipher: \(output.stderr)")
@@ -206,11 +214,13 @@ import Testing
         #expect(CipherOptions().resolved(for: v3) == CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true))
         #expect(CipherOptions(usesHMAC: false).resolved(for: v3).kdfIterations == 64000)
         let v4 = SQLCipherVersion(4, 6, 1)
-        #expect(CipherOptions(compatibility: 3).resolved(for: v4)
-            == CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true, kdfAlgorithm: .sha1, hmacAlgorithm: .sha1))
+        #expect(
+            CipherOptions(compatibility: 3).resolved(for: v4)
+                == CipherOptions(kdfIterations: 64000, pageSize: 1024, usesHMAC: true, kdfAlgorithm: .sha1, hmacAlgorithm: .sha1))
         #expect(CipherOptions().resolved(for: v4).kdfIterations == 256_000)
         let ladder4 = CipherSettingsCandidate.known(for: v4)
-        #expect(ladder4.prefix(4).map(\.name) == ["SQLCipher 4 defaults", "SQLCipher 3 format", "SQLCipher 2 format", "SQLCipher 1 format"])
+        #expect(
+            ladder4.prefix(4).map(\.name) == ["SQLCipher 4 defaults", "SQLCipher 3 format", "SQLCipher 2 format", "SQLCipher 1 format"])
         #expect(ladder4.count == 16)
         #expect(ladder4.contains { $0.options == CipherOptions(pageSize: 1024) })
         #expect(CipherSettingsCandidate.known(for: SQLCipherVersion(4, 0, 0)).count == 4, "no cipher_compatibility before 4.0.1")

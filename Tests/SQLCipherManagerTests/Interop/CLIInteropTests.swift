@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Our files against the Debian `sqlcipher` shell, an independent client of the same SQLCipher
@@ -36,8 +37,9 @@ import Testing
         let ours = try Self.ourLines(manager)
         #expect(ours.count == Self.rows)
         #expect(try Self.shellLines(url, key: sqlLiteral(password), Self.query + ";") == ours)
-        #expect(try Self.shellLines(url, key: sqlLiteral(password), "PRAGMA user_version; PRAGMA integrity_check;")
-            == ["\(RichDatabase.userVersion)", "ok"])
+        #expect(
+            try Self.shellLines(url, key: sqlLiteral(password), "PRAGMA user_version; PRAGMA integrity_check;")
+                == ["\(RichDatabase.userVersion)", "ok"])
     }
 
     @Test func aDatabaseWeCreateWithARawKeyOpensInTheShell() throws {
@@ -56,7 +58,8 @@ import Testing
         try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 6000, pageSize: 2048))
         let settings = ["PRAGMA kdf_iter = 6000;", "PRAGMA cipher_page_size = 2048;"]
         #expect(try Self.shellLines(url, key: "'new-secret'", settings: settings, Self.query + ";") == Self.ourLines(manager))
-        let old = try sqlcipherShell(url.path, "PRAGMA key = 'old-secret';\n" + settings.joined(separator: "\n") + "\nSELECT count(*) FROM book;\n")
+        let old = try sqlcipherShell(
+            url.path, "PRAGMA key = 'old-secret';\n" + settings.joined(separator: "\n") + "\nSELECT count(*) FROM book;\n")
         #expect(old.status != 0)
         #expect(old.stderr.contains("not a database"))
     }
@@ -91,8 +94,9 @@ import Testing
         #expect(output.status == 0, "sqlcipher: \(output.stderr)")
         let manager = dir.manager()
         try manager.open(password: "shell 'secret'")
-        #expect(try manager.fetchAll("SELECT * FROM t").map(\.values)
-            == [[.integer(42), .text("from the shell"), .real(1.25), .blob(Data([0, 255, 16]))]])
+        #expect(
+            try manager.fetchAll("SELECT * FROM t").map(\.values)
+                == [[.integer(42), .text("from the shell"), .real(1.25), .blob(Data([0, 255, 16]))]])
         #expect(try manager.schemaVersion == 3)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Our files against Python's `sqlcipher3` (SQLCipher 4.x, PyPI) and stock SQLite (Python's
@@ -29,8 +30,10 @@ import Testing
     }
 
     /// Python's answers to ``queries``.
-    static func pythonRows(_ url: URL, key: PythonRequest.Key?, pragmas: [String] = PythonRequest.ourSettings,
-                           driver: PythonRequest.Driver = .sqlcipher3) throws -> [[[DatabaseValue]]] {
+    static func pythonRows(
+        _ url: URL, key: PythonRequest.Key?, pragmas: [String] = PythonRequest.ourSettings,
+        driver: PythonRequest.Driver = .sqlcipher3
+    ) throws -> [[[DatabaseValue]]] {
         var request = PythonRequest(driver: driver, path: url.path, key: key, pragmas: pragmas)
         request.statements = queries.map { ($0, []) }
         return try request.rows()
@@ -56,8 +59,9 @@ import Testing
         let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
         let manager = try makeRichDatabase(in: dir, rawKey: key, rows: Self.rows)
         // A raw key skips PBKDF2, so kdf_iter does not matter; compatibility 3 sets page and HMAC.
-        #expect(try Self.pythonRows(dir.file(), key: .raw(key), pragmas: ["PRAGMA cipher_compatibility = 3"])
-            == Self.ourRows(manager))
+        #expect(
+            try Self.pythonRows(dir.file(), key: .raw(key), pragmas: ["PRAGMA cipher_compatibility = 3"])
+                == Self.ourRows(manager))
     }
 
     @Test func aPasswordTypedDecomposedIsTheComposedKeyForOtherClients() throws {
@@ -65,8 +69,9 @@ import Testing
         let dir = TemporaryDirectory()
         let url = try RichDatabase.makeEncrypted(in: dir, password: "cafe\u{301}", rows: 5)
         #expect(try Self.pythonRows(url, key: .password("caf\u{E9}"))[0].count == 5)
-        let nfd = PythonRequest(path: url.path, key: .password("cafe\u{301}"), pragmas: PythonRequest.ourSettings,
-                                statements: [("SELECT count(*) FROM book", [])])
+        let nfd = PythonRequest(
+            path: url.path, key: .password("cafe\u{301}"), pragmas: PythonRequest.ourSettings,
+            statements: [("SELECT count(*) FROM book", [])])
         #expect(throws: PythonFailure.self) { try nfd.rows() }
     }
 
@@ -79,8 +84,9 @@ import Testing
         let ours = try Self.ourRows(manager)
         let settings = ["PRAGMA cipher_compatibility = 3", "PRAGMA cipher_page_size = 4096", "PRAGMA kdf_iter = 8000"]
         #expect(try Self.pythonRows(dir.file(), key: .password("new 'secret'"), pragmas: settings) == ours)
-        let oldKey = PythonRequest(path: dir.file().path, key: .password("old-secret"), pragmas: settings,
-                                   statements: [("SELECT count(*) FROM book", [])])
+        let oldKey = PythonRequest(
+            path: dir.file().path, key: .password("old-secret"), pragmas: settings,
+            statements: [("SELECT count(*) FROM book", [])])
         #expect(throws: PythonFailure.self) { try oldKey.rows() }
     }
 
@@ -118,7 +124,8 @@ import Testing
             [.integer(-9_007_199_254_740_993), .text("ünïcødé 🔐 'q'"), .real(-0.0), .blob(Data()), .integer(0)],
         ]
         var create = PythonRequest(path: dir.file().path, key: .password("py 'secret'"), pragmas: PythonRequest.ourSettings)
-        create.statements = [("CREATE TABLE v(a, b, c, d, e)", []), ("PRAGMA user_version = 5", [])]
+        create.statements =
+            [("CREATE TABLE v(a, b, c, d, e)", []), ("PRAGMA user_version = 5", [])]
             + values.map { ("INSERT INTO v VALUES (?, ?, ?, ?, ?)", $0) }
         _ = try create.rows()
         let manager = dir.manager()
@@ -155,8 +162,9 @@ import Testing
     @Test func theShippedSQLCipher4FixtureIsWhatItsRecipeSays() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.copyItem(at: Fixture.shipped("sqlcipher4-default.sqlcipher"), to: dir.file())
-        let read = PythonRequest(path: dir.file().path, key: .password("secret"),
-                                 statements: [("SELECT name FROM item ORDER BY id", [])])
+        let read = PythonRequest(
+            path: dir.file().path, key: .password("secret"),
+            statements: [("SELECT name FROM item ORDER BY id", [])])
         #expect(try read.rows() == [[[.text("v4-0")], [.text("v4-1")], [.text("v4-2")]]])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Kills `FaultInjectionHelper` with SIGKILL at random moments of every key-slot change, then
@@ -66,11 +67,13 @@ struct KeySlotFaultInjectionTests {
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
         #expect(calibration.state == .new)
         var span = max(calibration.run.duration, 0.002)
-        var runs = 0, kills = 0
+        var runs = 0
+        var kills = 0
         var states: [State: Int] = [:]
         while kills < Self.killsPerFlow, runs < Self.killsPerFlow * 4 {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
-            let result = try attempt(flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
+            let result = try attempt(
+                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
             runs += 1
             if result.run.killed { kills += 1 }
             states[result.state, default: 0] += 1
@@ -84,18 +87,22 @@ struct KeySlotFaultInjectionTests {
             // Aimed at the window after the re-encrypted file is installed, before `.next` is settled.
             for aimed in 0..<Self.aimedKills {
                 let delay = Double.random(in: 0...0.002, using: &random)
-                let result = try attempt(flow, kill: { dir in
-                    .afterFileContains(path: OperationJournal.path(for: FileSystem.resolvedPath(dir.file().path)),
-                                       text: "phase=install", delay: delay)
-                }, context: "seed \(seed), \(flow.rawValue), aimed kill \(aimed), delay \(delay)s")
+                let result = try attempt(
+                    flow,
+                    kill: { dir in
+                        .afterFileContains(
+                            path: OperationJournal.path(for: FileSystem.resolvedPath(dir.file().path)),
+                            text: "phase=install", delay: delay)
+                    }, context: "seed \(seed), \(flow.rawValue), aimed kill \(aimed), delay \(delay)s")
                 runs += 1
                 if result.run.killed { kills += 1 }
                 states[result.state, default: 0] += 1
             }
         }
         #expect(states[.broken] == nil)
-        print("key-slot fault-injection \(flow.rawValue): \(kills) kills in \(runs) runs; after recovery "
-            + "\(states[.old] ?? 0) old, \(states[.new] ?? 0) new; flow ≈ \(Int(span * 1000)) ms")
+        print(
+            "key-slot fault-injection \(flow.rawValue): \(kills) kills in \(runs) runs; after recovery "
+                + "\(states[.old] ?? 0) old, \(states[.new] ?? 0) new; flow ≈ \(Int(span * 1000)) ms")
     }
 
     // MARK: - One attempt
@@ -130,13 +137,14 @@ struct KeySlotFaultInjectionTests {
         let valid = Set(Self.secrets.filter { opens[$0] == "none" })
         let wrong = Set(Self.secrets.filter { opens[$0] == "incorrectPasswordOrSettings" })
         guard valid.union(wrong).count == Self.secrets.count else { return (.broken, ["unexpected outcome"]) }
-        let (before, after): (Set<String>, Set<String>) = switch flow {
-        case .change: (["old-secret", "other-secret"], ["new-secret", "other-secret"])
-        case .add: (["old-secret", "other-secret"], Set(Self.secrets))
-        case .remove: (["old-secret", "other-secret"], ["old-secret"])
-        case .rotate, .convert: (flow == .convert ? ["old-secret"] : ["old-secret", "other-secret"], [])
-        case .convertBack: (["old-secret", "other-secret"], ["new-secret"])
-        }
+        let (before, after): (Set<String>, Set<String>) =
+            switch flow {
+            case .change: (["old-secret", "other-secret"], ["new-secret", "other-secret"])
+            case .add: (["old-secret", "other-secret"], Set(Self.secrets))
+            case .remove: (["old-secret", "other-secret"], ["old-secret"])
+            case .rotate, .convert: (flow == .convert ? ["old-secret"] : ["old-secret", "other-secret"], [])
+            case .convertBack: (["old-secret", "other-secret"], ["new-secret"])
+            }
         if flow == .rotate || flow == .convert {
             guard valid == before else { return (.broken, ["valid secrets: \(valid.sorted())"]) }
             return (isNewState(flow, dir) ? .new : .old, [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Key slots: a missing, damaged, edited or foreign slot file is a typed error; the database is untouched")
@@ -69,8 +70,10 @@ struct KeySlotFileDamageTests {
         let dataKey = try manager.exportDataKey(password: "hunter2-pw")
         let file = Fixture.bytes(dir.slotFile())
         let hex = { (data: Data) in data.map { String(format: "%02x", $0) }.joined() }
-        for needle in [Data("hunter2-pw".utf8), dataKey, storeKey, Data(hex(dataKey).utf8), Data(dataKey.base64EncodedString().utf8),
-                       Data(storeKey.base64EncodedString().utf8), Data(recovery.text.utf8)] {
+        for needle in [
+            Data("hunter2-pw".utf8), dataKey, storeKey, Data(hex(dataKey).utf8), Data(dataKey.base64EncodedString().utf8),
+            Data(storeKey.base64EncodedString().utf8), Data(recovery.text.utf8),
+        ] {
             #expect(file.range(of: needle) == nil)
             #expect(Fixture.bytes(dir.file()).range(of: needle) == nil)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Key slots: create, open, change, add, remove, list")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// FileKeyStore: private folder and files, refusals before any byte is read, durable
@@ -47,8 +48,9 @@ struct FileKeyStoreTests {
     @Test func aStaleTemporaryFileFromACrashIsReplacedByTheNextStore() throws {
         let dir = TemporaryDirectory()
         let store = FileKeyStore(folder: dir.file("keys"))
-        try FileManager.default.createDirectory(at: dir.file("keys"), withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: dir.file("keys"), withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         try Data(repeating: 7, count: 5).write(to: dir.file("keys/.notes.tmp"))
         let key = try DatabaseKey.generate()
         try store.storeKey(key, identifier: "notes")
@@ -107,8 +109,10 @@ struct FileKeyStoreTests {
             try writePrivate(Data(text.utf8), to: dir.file("keys/\(name)"))
             #expect(try #require(try store.loadKey(identifier: name)).hasSameBytes(as: expected), "\(name)")
         }
-        for (name, data) in [("short", Data(count: 31)), ("nothex", Data(String(repeating: "zz", count: 32).utf8)),
-                             ("trailing", Data((hex + "xy").utf8))] {
+        for (name, data) in [
+            ("short", Data(count: 31)), ("nothex", Data(String(repeating: "zz", count: 32).utf8)),
+            ("trailing", Data((hex + "xy").utf8)),
+        ] {
             try writePrivate(data, to: dir.file("keys/\(name)"))
             #expect(throws: KeyStoreError.self, "\(name)") { _ = try store.loadKey(identifier: name) }
         }
@@ -126,8 +130,10 @@ struct FileKeyStoreTests {
         let key = try #require(try store.loadKey(identifier: "notes"))
         let hex = key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
         try setMode(file, 0o644)
-        let texts = ["\(key)", String(reflecting: key), "\(thrownError { _ = try store.loadKey(identifier: "notes") }!)",
-                     "\(DatabaseManagerError.keyUnavailable(identifier: "notes", reason: "locked"))"]
+        let texts = [
+            "\(key)", String(reflecting: key), "\(thrownError { _ = try store.loadKey(identifier: "notes") }!)",
+            "\(DatabaseManagerError.keyUnavailable(identifier: "notes", reason: "locked"))",
+        ]
         for text in texts {
             #expect(!text.lowercased().contains(hex), "\(text)")
             #expect(!text.contains(String(hex.prefix(16))), "\(text)")

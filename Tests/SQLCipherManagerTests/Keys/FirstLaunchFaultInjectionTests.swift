@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Kills FaultInjectionHelper's `first-launch` flow (FileKeyStore + openOrCreate, then one
@@ -16,8 +17,9 @@ struct FirstLaunchFaultInjectionTests {
         var kills: Int { self == .plaintextStore ? 24 : 8 }
     }
 
-    @Test("SIGKILL at random moments of the first launch; the next launch opens every row with the stored key",
-          arguments: Start.allCases)
+    @Test(
+        "SIGKILL at random moments of the first launch; the next launch opens every row with the stored key",
+        arguments: Start.allCases)
     func killDuringFirstLaunch(_ start: Start) throws {
         let seed = FaultInjection.seed
         print("first-launch fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FirstLaunchFaultInjectionTests)")
@@ -25,7 +27,8 @@ struct FirstLaunchFaultInjectionTests {
         let calibration = try attempt(start, kill: .never, context: "calibration")
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
         var span = max(calibration.run.duration, 0.002)
-        var kills = 0, runs = 0
+        var kills = 0
+        var runs = 0
         var found: [String: Int] = [:]
         while kills < start.kills, runs < start.kills * 4 {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
@@ -40,8 +43,9 @@ struct FirstLaunchFaultInjectionTests {
             }
         }
         #expect(kills >= start.kills)
-        print("first-launch fault-injection \(start.rawValue): \(kills) kills in \(runs) runs; flow ≈ \(Int(span * 1000)) ms; "
-            + "found after the kill: " + found.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "first-launch fault-injection \(start.rawValue): \(kills) kills in \(runs) runs; flow ≈ \(Int(span * 1000)) ms; "
+                + "found after the kill: " + found.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
     // MARK: - One attempt

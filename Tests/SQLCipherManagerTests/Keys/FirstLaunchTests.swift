@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Every branch of `openOrCreate(keyStore:keyIdentifier:)`, on a real FileKeyStore.
@@ -119,8 +120,9 @@ struct FirstLaunchTests {
             if plaintext { try Fixture.makePlaintextDatabase(at: dir.file(), rows: 7) }
 
             let manager = dir.manager()
-            #expect(try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
-                == (plaintext ? .resumedEncryption : .resumedCreate))
+            #expect(
+                try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
+                    == (plaintext ? .resumedEncryption : .resumedCreate))
             manager.close()
             #expect(store.stores == [])
             let check = dir.manager()

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (These samples are README.md's own text, compared with it line by line: not reformatted.)
 import Foundation
 import Testing
 @testable import SQLCipherManager

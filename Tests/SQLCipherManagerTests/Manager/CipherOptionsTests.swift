@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite struct CipherOptionsTests {
@@ -70,12 +71,13 @@ import Testing
 
     @Test func pragmasCarryNoKeyMaterialAndFollowOrder() {
         let options = CipherOptions(kdfIterations: 10, pageSize: 4096, usesHMAC: true, compatibility: 3)
-        #expect(options.pragmas() == [
-            "PRAGMA main.cipher_compatibility = 3",
-            "PRAGMA main.cipher_page_size = 4096",
-            "PRAGMA main.kdf_iter = 10",
-            "PRAGMA main.cipher_use_hmac = ON",
-        ])
+        #expect(
+            options.pragmas() == [
+                "PRAGMA main.cipher_compatibility = 3",
+                "PRAGMA main.cipher_page_size = 4096",
+                "PRAGMA main.kdf_iter = 10",
+                "PRAGMA main.cipher_use_hmac = ON",
+            ])
     }
 }
 

@@ -53,8 +53,10 @@ struct EventStreamTests {
     @Test func eachStreamGetsEveryEventAndEndsWithTheManager() async throws {
         let dir = TemporaryDirectory()
         var manager: DatabaseManager? = DatabaseManager(
-            url: dir.file(), configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)))
-        let first = manager!.events(), second = manager!.events()
+            url: dir.file(),
+            configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true)))
+        let first = manager!.events()
+        let second = manager!.events()
         try manager!.create(password: "a-password")
         manager!.close()
         manager = nil

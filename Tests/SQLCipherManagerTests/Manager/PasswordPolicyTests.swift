@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The policy guards new passwords (create, rekey, encrypt, adopt) and never the login.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The shared instance is process-wide: these tests run one at a time and restore it.

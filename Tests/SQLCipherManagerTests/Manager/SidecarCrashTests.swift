@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The sidecar check against real crashes and real live connections: `FaultInjectionHelper`
@@ -16,13 +17,15 @@ struct SidecarCrashTests {
         if wal { _ = try manager.scalar(String.self, "PRAGMA journal_mode = WAL") }
     }
 
-    @Test("kill -9 mid-transaction: the hot journal is rolled back / the -wal recovered, every committed row is there",
-          arguments: [false, true])
+    @Test(
+        "kill -9 mid-transaction: the hot journal is rolled back / the -wal recovered, every committed row is there",
+        arguments: [false, true])
     func crashedWriter(wal: Bool) throws {
         let dir = TemporaryDirectory()
         try makeDatabase(in: dir, wal: wal)
         let marker = dir.file("marker").path
-        let run = try FaultInjection.run("hang-in-transaction", in: dir.url, kill: .afterFileContains(path: marker, text: "SPILLED", delay: 0))
+        let run = try FaultInjection.run(
+            "hang-in-transaction", in: dir.url, kill: .afterFileContains(path: marker, text: "SPILLED", delay: 0))
         #expect(run.killed, "\(run.errorOutput)")
         let sidecar = dir.file().path + (wal ? "-wal" : "-journal")
         #expect((DatabaseFile(path: sidecar).header(count: 1) ?? []).first.map { $0 != 0 } == true, "no hot \(sidecar)")
@@ -40,19 +43,22 @@ struct SidecarCrashTests {
         try makeDatabase(in: dir, wal: true)
         let path = dir.file().path
         var outcomes: [String] = []
-        let run = try FaultInjection.run("hold-open", in: dir.url, kill: .pauseWhenFileContains(
-            path: dir.file("marker").path, text: "HOLDING", body: {
-                defer { _ = FileManager.default.createFile(atPath: dir.file("release").path, contents: nil) }
-                outcomes.append(Self.probeState(path))
-                let files = { [path, path + "-wal"].map { Fixture.bytes(URL(fileURLWithPath: $0)) } }
-                let before = files()
-                outcomes.append(thrownCase { try dir.manager().open(password: "wrong-password") })
-                outcomes.append(files() == before ? "unchanged" : "changed")
-                let manager = dir.manager()
-                outcomes.append(thrownCase { try manager.open(password: "old-secret") })
-                outcomes.append("\((try? manager.scalar(Int.self, "SELECT count(*) FROM extra")) ?? -1) rows")
-                manager.close()
-            }))
+        let run = try FaultInjection.run(
+            "hold-open", in: dir.url,
+            kill: .pauseWhenFileContains(
+                path: dir.file("marker").path, text: "HOLDING",
+                body: {
+                    defer { _ = FileManager.default.createFile(atPath: dir.file("release").path, contents: nil) }
+                    outcomes.append(Self.probeState(path))
+                    let files = { [path, path + "-wal"].map { Fixture.bytes(URL(fileURLWithPath: $0)) } }
+                    let before = files()
+                    outcomes.append(thrownCase { try dir.manager().open(password: "wrong-password") })
+                    outcomes.append(files() == before ? "unchanged" : "changed")
+                    let manager = dir.manager()
+                    outcomes.append(thrownCase { try manager.open(password: "old-secret") })
+                    outcomes.append("\((try? manager.scalar(Int.self, "SELECT count(*) FROM extra")) ?? -1) rows")
+                    manager.close()
+                }))
         #expect(!run.killed && run.status == 0, "\(run.errorOutput)")
         #expect(outcomes == ["inUse", "incorrectPasswordOrSettings", "unchanged", "none", "50 rows"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Issue 16, items 3 and 4: a failed open changes nothing on disk, and a `-journal` or `-wal`
@@ -61,8 +62,9 @@ struct SidecarTests {
         }
     }
 
-    @Test("garbage -wal / -journal: a wrong password changes nothing, the right one opens every row",
-          arguments: ["-wal", "-journal"], [20, 4096, 70_000])
+    @Test(
+        "garbage -wal / -journal: a wrong password changes nothing, the right one opens every row",
+        arguments: ["-wal", "-journal"], [20, 4096, 70_000])
     func garbageSidecar(suffix: String, size: Int) throws {
         let dir = TemporaryDirectory()
         try SidecarPairs.makeDatabase(in: dir)
@@ -83,8 +85,9 @@ struct SidecarTests {
         case walSamePassword = "-wal of another database with the same password"
     }
 
-    @Test("a foreign sidecar with the right password: typed error, nothing changed, opens once moved",
-          arguments: Foreign.allCases)
+    @Test(
+        "a foreign sidecar with the right password: typed error, nothing changed, opens once moved",
+        arguments: Foreign.allCases)
     func foreignSidecar(_ foreign: Foreign) throws {
         let dir = TemporaryDirectory()
         let other = TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// A `Database` kept past its closure and used after `close()` throws; it never calls into

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `Database.execute` / `fetchOne` / `scalar` / `fetchCursor` with their arguments as a
@@ -80,10 +81,12 @@ import Testing
             return db
         }
         manager.close()
-        for body in [{ try db.execute("INSERT INTO t(id) VALUES (?)", 9) },
-                     { _ = try db.fetchOne("SELECT a FROM t WHERE id = ?", 1) },
-                     { _ = try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", 1) },
-                     { _ = try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1) }] as [() throws -> Void] {
+        for body in [
+            { try db.execute("INSERT INTO t(id) VALUES (?)", 9) },
+            { _ = try db.fetchOne("SELECT a FROM t WHERE id = ?", 1) },
+            { _ = try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", 1) },
+            { _ = try db.fetchCursor("SELECT a FROM t WHERE id = ?", 1) },
+        ] as [() throws -> Void] {
             #expect((thrownError(body) as? SQLiteError)?.code == .misuse)
         }
     }

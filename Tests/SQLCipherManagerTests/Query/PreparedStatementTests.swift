@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `Database.prepare` / `PreparedStatement` and `forEachRowView` / `RowView` (issue 5).

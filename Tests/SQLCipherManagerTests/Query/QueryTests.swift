@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite struct QueryTests {
@@ -101,7 +102,8 @@ import Testing
     @Test func scriptsRunEveryStatement() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.executeScript("""
+        try manager.executeScript(
+            """
             CREATE TABLE a(x); INSERT INTO a VALUES (1);
             INSERT INTO a VALUES (2);
             """)

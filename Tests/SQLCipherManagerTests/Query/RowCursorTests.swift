@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `Database.fetchCursor` / `RowCursor` / `CursorRow` (issue 12): lazy rows read in place,
@@ -8,7 +9,9 @@ import Testing
     private func filledManager(_ dir: TemporaryDirectory, rows: Int = 3) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
         try manager.transaction { db in
-            for id in 1...rows { try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", id, "héllo \(id)", id * 10, Double(id) / 2, Data([UInt8(id)])) }
+            for id in 1...rows {
+                try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", id, "héllo \(id)", id * 10, Double(id) / 2, Data([UInt8(id)]))
+            }
             try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", rows + 1, nil, nil, nil, nil)
         }
         return manager

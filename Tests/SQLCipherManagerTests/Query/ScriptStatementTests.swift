@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `Database.forEachStatement(in:_:)`: SQLite's parser splits the script, each statement's rows
@@ -35,7 +36,8 @@ import Testing
                 INSERT INTO log VALUES ('graded; ' || new.name);
             END;
             """
-        let results = try run("""
+        let results = try run(
+            """
             -- a comment; with a semicolon
             CREATE TABLE grade(name TEXT, score INTEGER, label TEXT); CREATE TABLE log(msg TEXT);
             \(trigger)
@@ -44,14 +46,15 @@ import Testing
             SELECT msg FROM log WHERE 0;
             ;  ; -- an empty statement and a trailing comment
             """, in: manager)
-        #expect(results.map(\.sql) == [
-            "-- a comment; with a semicolon\nCREATE TABLE grade(name TEXT, score INTEGER, label TEXT);",
-            "CREATE TABLE log(msg TEXT);",
-            trigger,
-            "/* block; comment */ INSERT INTO grade(name, score) VALUES ('it''s; ann', 70);",
-            "SELECT name, label, ';' AS \"semi;colon\" FROM grade;",
-            "SELECT msg FROM log WHERE 0;",
-        ])
+        #expect(
+            results.map(\.sql) == [
+                "-- a comment; with a semicolon\nCREATE TABLE grade(name TEXT, score INTEGER, label TEXT);",
+                "CREATE TABLE log(msg TEXT);",
+                trigger,
+                "/* block; comment */ INSERT INTO grade(name, score) VALUES ('it''s; ann', 70);",
+                "SELECT name, label, ';' AS \"semi;colon\" FROM grade;",
+                "SELECT msg FROM log WHERE 0;",
+            ])
         #expect(results.map(\.columns) == [[], [], [], [], ["name", "label", "semi;colon"], ["msg"]])
         #expect(results[4].rows.map(\.values) == [[.text("it's; ann"), .text("pass"), .text(";")]])
         #expect(results[5].rows.isEmpty)
@@ -69,7 +72,8 @@ import Testing
     @Test func executeScriptUsesTheSameWalker() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.executeScript("""
+        try manager.executeScript(
+            """
             CREATE TABLE t(x); CREATE TABLE log(kind TEXT);
             CREATE TRIGGER t_log AFTER INSERT ON t BEGIN
                 INSERT INTO log VALUES (CASE WHEN new.x > 1 THEN 'big' ELSE 'small' END);
@@ -86,7 +90,9 @@ import Testing
         let manager = try openManager(dir)
         var columns: [[String]] = []
         try manager.withDatabase { db in
-            try db.forEachStatement(in: "CREATE TABLE t(x); INSERT INTO t VALUES (1); SELECT x AS y FROM t; INSERT INTO t SELECT x + 1 FROM t") {
+            try db.forEachStatement(
+                in: "CREATE TABLE t(x); INSERT INTO t VALUES (1); SELECT x AS y FROM t; INSERT INTO t SELECT x + 1 FROM t"
+            ) {
                 columns.append($0.columnNames)
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Throwing reads that say which column and why, named parameters, `Decodable` rows.
@@ -52,7 +53,8 @@ import Testing
         #expect(try manager.decodeScalar(Int.self, "SELECT count(*) FROM note") == 2)
         #expect(try manager.decodeScalar(String?.self, "SELECT body FROM note WHERE id = 2") == nil)
         #expect(try manager.scalar(Int.self, "SELECT title FROM note WHERE id = 1") == nil)
-        let error = try #require(thrownError { _ = try manager.decodeScalar(Int.self, "SELECT title FROM note WHERE id = ?", 1) } as? SQLiteError)
+        let error = try #require(
+            thrownError { _ = try manager.decodeScalar(Int.self, "SELECT title FROM note WHERE id = ?", 1) } as? SQLiteError)
         #expect(error.code == .mismatch)
         #expect(error.sql == "SELECT title FROM note WHERE id = ?")
         let none = try #require(thrownError { _ = try manager.decodeScalar(Int.self, "SELECT id FROM note WHERE id = 99") } as? SQLiteError)
@@ -86,8 +88,9 @@ import Testing
     @Test func namedParametersBindWithEveryPrefixAndWithOrWithoutIt() throws {
         let dir = TemporaryDirectory()
         let manager = try notes(dir)
-        try manager.execute("INSERT INTO note(title, body, score) VALUES (:title, @body, $score)",
-                            arguments: ["title": "Third", "@body": nil, "$score": 3.25])
+        try manager.execute(
+            "INSERT INTO note(title, body, score) VALUES (:title, @body, $score)",
+            arguments: ["title": "Third", "@body": nil, "$score": 3.25])
         let row = try #require(try manager.fetchOne("SELECT title, body, score FROM note WHERE title = :t", arguments: [":t": "Third"]))
         #expect(row.values == [.text("Third"), .null, .real(3.25)])
         // A name used twice is one parameter.
@@ -155,17 +158,26 @@ import Testing
     struct Renamed: Decodable {
         var name: String
         var extra: Int?
-        enum CodingKeys: String, CodingKey { case name = "title", extra }
+        enum CodingKeys: String, CodingKey {
+            case name = "title"
+            case extra
+        }
     }
 
-    struct Small: Decodable { var id: UInt8; var score: Float }
+    struct Small: Decodable {
+        var id: UInt8
+        var score: Float
+    }
 
     @Test func decodingFailuresNameTheColumn() throws {
         let dir = TemporaryDirectory()
         let manager = try notes(dir)
         // CodingKeys map column names; a missing column is nil for an optional property.
         #expect(try manager.fetchAll(Renamed.self, "SELECT title FROM note ORDER BY id").map(\.name) == ["First", "Second"])
-        #expect(try manager.fetchOne(Small.self, "SELECT id, score FROM note WHERE id = 1").map { [Double($0.id), Double($0.score)] } == [1, 1.5])
+        #expect(
+            try manager.fetchOne(Small.self, "SELECT id, score FROM note WHERE id = 1").map { [Double($0.id), Double($0.score)] } == [
+                1, 1.5,
+            ])
 
         let sql = "SELECT id, title, score, tags, kind FROM note"  // no body: optional, fine
         let missing = try #require(thrownError { _ = try manager.fetchAll(Note.self, "SELECT id, title FROM note") } as? SQLiteError)
@@ -173,14 +185,16 @@ import Testing
         #expect(missing.message?.contains("\"score\"") == true)
         #expect(missing.sql == "SELECT id, title FROM note")
         #expect(try manager.fetchAll(Note.self, sql).count == 2)
-        let wrongType = try #require(thrownError {
-            _ = try manager.fetchAll(Note.self, "SELECT title AS id, title, score, tags, kind FROM note")
-        } as? SQLiteError)
+        let wrongType = try #require(
+            thrownError {
+                _ = try manager.fetchAll(Note.self, "SELECT title AS id, title, score, tags, kind FROM note")
+            } as? SQLiteError)
         #expect(wrongType.code == .mismatch)
         #expect(wrongType.message?.contains("\"id\" (index 0) holds TEXT, which cannot be read as Int64") == true)
-        let badJSON = try #require(thrownError {
-            _ = try manager.fetchAll(Note.self, "SELECT id, title, score, title AS tags, kind FROM note")
-        } as? SQLiteError)
+        let badJSON = try #require(
+            thrownError {
+                _ = try manager.fetchAll(Note.self, "SELECT id, title, score, title AS tags, kind FROM note")
+            } as? SQLiteError)
         #expect(badJSON.code == .mismatch)
         #expect(badJSON.message?.contains("\"tags\"") == true)
         let tooBig = try #require(thrownError { _ = try manager.fetchOne(Small.self, "SELECT 300 AS id, 1.0 AS score") } as? SQLiteError)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 // The stress test uses `DatabaseManager.shared`, so it lives in the one serialized suite that

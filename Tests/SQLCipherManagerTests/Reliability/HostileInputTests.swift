@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 // MARK: - The hostile-input table (issue 16)
@@ -20,7 +21,9 @@ enum HostileInputs {
     ]
 
     /// The options of a real user: no legacy opt-in.
-    private static func strict(_ change: @escaping @Sendable (inout CipherOptions) -> Void) -> @Sendable (inout DatabaseConfiguration) -> Void {
+    private static func strict(_ change: @escaping @Sendable (inout CipherOptions) -> Void)
+        -> @Sendable (inout DatabaseConfiguration) -> Void
+    {
         { configuration in
             configuration.cipher = CipherOptions()
             change(&configuration.cipher)
@@ -34,32 +37,48 @@ enum HostileInputs {
         let belowFloor: [(String, Int)] = [("1", 1), ("4000 (SQLCipher 2)", 4000), ("63999", 63_999)]
         let nonPositive: [(String, Int)] = [("0", 0), ("-1", -1), ("Int.min", Int.min)]
         for (label, value) in nonPositive {
-            cases.append(BadInput(name: "create, kdfIterations \(label)", expected: "invalidOption", mentions: "at least 1",
-                                  arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
+            cases.append(
+                BadInput(
+                    name: "create, kdfIterations \(label)", expected: "invalidOption", mentions: "at least 1",
+                    arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
         }
         for (label, value) in belowFloor {
-            cases.append(BadInput(name: "create, kdfIterations \(label) without the legacy opt-in", expected: "invalidOption",
-                                  mentions: "below the floor of 64000", arrange: { _ in },
-                                  act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
+            cases.append(
+                BadInput(
+                    name: "create, kdfIterations \(label) without the legacy opt-in", expected: "invalidOption",
+                    mentions: "below the floor of 64000", arrange: { _ in },
+                    act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
         }
-        cases.append(BadInput(name: "create, kdfIterations 10000001", expected: "invalidOption", mentions: "ceiling of 10000000",
-                              arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = 10_000_001 }) }))
+        cases.append(
+            BadInput(
+                name: "create, kdfIterations 10000001", expected: "invalidOption", mentions: "ceiling of 10000000",
+                arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = 10_000_001 }) }))
         for (label, value) in wrapping {
-            cases.append(BadInput(name: "create, kdfIterations \(label)", expected: "invalidOption", mentions: "ceiling",
-                                  arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
+            cases.append(
+                BadInput(
+                    name: "create, kdfIterations \(label)", expected: "invalidOption", mentions: "ceiling",
+                    arrange: { _ in }, act: { try $0.create(secret, configure: strict { $0.kdfIterations = value }) }))
             // The legacy opt-in lowers the floor, never the ceiling.
-            cases.append(BadInput(name: "create, kdfIterations \(label), legacy opt-in", expected: "invalidOption",
-                                  mentions: "ceiling", arrange: { _ in },
-                                  act: { try $0.create(secret) { $0.cipher.kdfIterations = value } }))
-            cases.append(BadInput(name: "open, kdfIterations \(label)", expected: "invalidOption", mentions: "ceiling",
-                                  arrange: { try $0.makeEncrypted() },
-                                  act: { try $0.open(secret) { $0.cipher.kdfIterations = value } }))
+            cases.append(
+                BadInput(
+                    name: "create, kdfIterations \(label), legacy opt-in", expected: "invalidOption",
+                    mentions: "ceiling", arrange: { _ in },
+                    act: { try $0.create(secret) { $0.cipher.kdfIterations = value } }))
+            cases.append(
+                BadInput(
+                    name: "open, kdfIterations \(label)", expected: "invalidOption", mentions: "ceiling",
+                    arrange: { try $0.makeEncrypted() },
+                    act: { try $0.open(secret) { $0.cipher.kdfIterations = value } }))
         }
-        cases.append(BadInput(name: "open a 4000-iteration file without the legacy opt-in", expected: "invalidOption",
-                              mentions: "allowsLegacyKDFIterations", arrange: { try $0.makeEncrypted() },
-                              act: { try $0.open(secret, configure: strict { $0.kdfIterations = 4000 }) }))
-        cases.append(BadInput(name: "create, kdfIterations 0, legacy opt-in", expected: "invalidOption", mentions: "at least 1",
-                              arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.kdfIterations = 0 } }))
+        cases.append(
+            BadInput(
+                name: "open a 4000-iteration file without the legacy opt-in", expected: "invalidOption",
+                mentions: "allowsLegacyKDFIterations", arrange: { try $0.makeEncrypted() },
+                act: { try $0.open(secret, configure: strict { $0.kdfIterations = 4000 }) }))
+        cases.append(
+            BadInput(
+                name: "create, kdfIterations 0, legacy opt-in", expected: "invalidOption", mentions: "at least 1",
+                arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.kdfIterations = 0 } }))
         return cases
     }()
 
@@ -72,46 +91,56 @@ enum HostileInputs {
         ]
         let compatibilities: [(String, Int)] = [("0", 0), ("5", 5), ("-1", -1), ("2^32 + 3", (1 << 32) + 3)]
         return pageSizes.map { label, value in
-            BadInput(name: "create, pageSize \(label)", expected: "invalidOption", mentions: "power of two from 512 to 65536",
-                     arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.pageSize = value } })
-        } + compatibilities.map { label, value in
-            BadInput(name: "create, compatibility \(label)", expected: "invalidOption", mentions: "must be 1 to 4",
-                     arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.compatibility = value } })
+            BadInput(
+                name: "create, pageSize \(label)", expected: "invalidOption", mentions: "power of two from 512 to 65536",
+                arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.pageSize = value } })
         }
+            + compatibilities.map { label, value in
+                BadInput(
+                    name: "create, compatibility \(label)", expected: "invalidOption", mentions: "must be 1 to 4",
+                    arrange: { _ in }, act: { try $0.create(secret) { $0.cipher.compatibility = value } })
+            }
     }()
 
     // MARK: Rekey and encrypt: the settings of the new file
 
     static let rangesInOtherFlows: [BadInput] = [
-        BadInput(name: "rekey to kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
-                 arrange: { try $0.makeEncrypted() },
-                 act: { try $0.open(secret).rekey(password: "new-secret", options: CipherOptions(kdfIterations: 1 << 32)) }),
-        BadInput(name: "rekey to kdfIterations 2^31 - 1", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
-                 arrange: { try $0.makeEncrypted() },
-                 act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: Int(Int32.max))) }),
-        BadInput(name: "rekey to kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
-                 leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
-                 act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: 4000)) }),
-        BadInput(name: "rekey to pageSize 2^32 + 1024", expected: "invalidOption", mentions: "power of two",
-                 leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
-                 act: { try $0.open(secret).rekey(password: secret, options: .fast(pageSize: (1 << 32) + 1024)) }),
-        BadInput(name: "raw-key rekey to kdfIterations 2^32", expected: "invalidOption", leavesManagerClosed: false,
-                 arrange: { try $0.makeEncrypted() },
-                 act: { try $0.open(secret).rekey(rawKey: Data(repeating: 9, count: 32), options: CipherOptions(kdfIterations: 1 << 32)) }),
-        BadInput(name: "encrypt with kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling",
-                 arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
-                 act: { scene in
-                     try DatabaseTools.encryptPlaintextDatabase(
-                         at: scene.url, password: "new-secret",
-                         configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 1 << 32)))
-                 }),
-        BadInput(name: "encrypt with kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
-                 arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
-                 act: { scene in
-                     try DatabaseTools.encryptPlaintextDatabase(
-                         at: scene.url, to: scene.dir.file("out.db"), password: "new-secret",
-                         configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000)))
-                 }),
+        BadInput(
+            name: "rekey to kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
+            arrange: { try $0.makeEncrypted() },
+            act: { try $0.open(secret).rekey(password: "new-secret", options: CipherOptions(kdfIterations: 1 << 32)) }),
+        BadInput(
+            name: "rekey to kdfIterations 2^31 - 1", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
+            arrange: { try $0.makeEncrypted() },
+            act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: Int(Int32.max))) }),
+        BadInput(
+            name: "rekey to kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
+            leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
+            act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: 4000)) }),
+        BadInput(
+            name: "rekey to pageSize 2^32 + 1024", expected: "invalidOption", mentions: "power of two",
+            leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
+            act: { try $0.open(secret).rekey(password: secret, options: .fast(pageSize: (1 << 32) + 1024)) }),
+        BadInput(
+            name: "raw-key rekey to kdfIterations 2^32", expected: "invalidOption", leavesManagerClosed: false,
+            arrange: { try $0.makeEncrypted() },
+            act: { try $0.open(secret).rekey(rawKey: Data(repeating: 9, count: 32), options: CipherOptions(kdfIterations: 1 << 32)) }),
+        BadInput(
+            name: "encrypt with kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling",
+            arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
+            act: { scene in
+                try DatabaseTools.encryptPlaintextDatabase(
+                    at: scene.url, password: "new-secret",
+                    configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 1 << 32)))
+            }),
+        BadInput(
+            name: "encrypt with kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
+            arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
+            act: { scene in
+                try DatabaseTools.encryptPlaintextDatabase(
+                    at: scene.url, to: scene.dir.file("out.db"), password: "new-secret",
+                    configuration: DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000)))
+            }),
     ]
 }
 
@@ -129,13 +158,16 @@ extension HostileInputs {
 
     private static func open(_ bytes: @escaping @Sendable () throws -> Data, name: String, mentions: String) -> [BadInput] {
         [
-            BadInput(name: "open: \(name)", expected: "notADatabase", mentions: mentions,
-                     arrange: { try bytes().write(to: $0.url) }, act: { try $0.open(secret) }),
-            BadInput(name: "encrypt: \(name)", expected: "notADatabase", mentions: mentions,
-                     arrange: { try bytes().write(to: $0.url) }, act: { try $0.encrypt("new-secret") }),
-            BadInput(name: "open, adopting plaintext: \(name)", expected: "notADatabase", mentions: mentions,
-                     arrange: { try bytes().write(to: $0.url) },
-                     act: { try $0.open(secret) { $0.adoptsPlaintextDatabase = true } }),
+            BadInput(
+                name: "open: \(name)", expected: "notADatabase", mentions: mentions,
+                arrange: { try bytes().write(to: $0.url) }, act: { try $0.open(secret) }),
+            BadInput(
+                name: "encrypt: \(name)", expected: "notADatabase", mentions: mentions,
+                arrange: { try bytes().write(to: $0.url) }, act: { try $0.encrypt("new-secret") }),
+            BadInput(
+                name: "open, adopting plaintext: \(name)", expected: "notADatabase", mentions: mentions,
+                arrange: { try bytes().write(to: $0.url) },
+                act: { try $0.open(secret) { $0.adoptsPlaintextDatabase = true } }),
         ]
     }
 
@@ -143,69 +175,87 @@ extension HostileInputs {
     /// never "plaintext, encrypt it first".
     static let headers: [BadInput] =
         open({ Data(DatabaseFile.plaintextHeader) }, name: "the 16-byte header alone", mentions: "shorter than a 100-byte")
-        + open({ Data(DatabaseFile.plaintextHeader) + Data(repeating: 0, count: 84) }, name: "header and 84 zero bytes",
-               mentions: "page size field (0)")
-        + open({ Data(DatabaseFile.plaintextHeader) + Data((0..<4080).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }) },
-               name: "header and 4080 bytes of garbage", mentions: "not a power of two")
+        + open(
+            { Data(DatabaseFile.plaintextHeader) + Data(repeating: 0, count: 84) }, name: "header and 84 zero bytes",
+            mentions: "page size field (0)")
+        + open(
+            { Data(DatabaseFile.plaintextHeader) + Data((0..<4080).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }) },
+            name: "header and 4080 bytes of garbage", mentions: "not a power of two")
         + open({ try plaintextHeader() }, name: "a real header cut to 100 bytes", mentions: "less than its first page")
-        + open({ try plaintextHeader { $0[16] = 0x03; $0[17] = 0xE8 } + Data(count: 3996) }, name: "page size field 1000",
-               mentions: "page size field (1000)")
-        + open({ try plaintextHeader { $0[21] = 0 } + Data(count: 4000) }, name: "payload fractions not 64/32/32",
-               mentions: "rest of the header is not SQLite's")
+        + open(
+            {
+                try plaintextHeader {
+                    $0[16] = 0x03
+                    $0[17] = 0xE8
+                } + Data(count: 3996)
+            }, name: "page size field 1000",
+            mentions: "page size field (1000)")
+        + open(
+            { try plaintextHeader { $0[21] = 0 } + Data(count: 4000) }, name: "payload fractions not 64/32/32",
+            mentions: "rest of the header is not SQLite's")
 
     static let sizesAndPaths: [BadInput] = [
-        BadInput(name: "truncated to 512 bytes, right password", expected: "notADatabase", mentions: "truncated",
-                 arrange: { scene in
-                     try scene.makeEncrypted(rows: 300)
-                     try scene.edit { $0 = $0.prefix(512) }
-                 }, act: { try $0.open(secret) }),
-        BadInput(name: "truncated to 512 bytes, page size 4096", expected: "notADatabase", mentions: "less than one 4096-byte page",
-                 arrange: { scene in
-                     try scene.makeEncrypted(rows: 300)
-                     try scene.edit { $0 = $0.prefix(512) }
-                 }, act: { try $0.open(secret) { $0.cipher.pageSize = 4096 } }),
-        BadInput(name: "create through a file", expected: "invalidPath", mentions: "is a file, not a folder",
-                 arrange: { scene in
-                     try scene.makeEncrypted(at: scene.dir.file("enc.db"))
-                     scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
-                 }, act: { try $0.create(secret) }),
-        BadInput(name: "open through a file", expected: "invalidPath", mentions: "is a file, not a folder",
-                 arrange: { scene in
-                     try scene.makeEncrypted(at: scene.dir.file("enc.db"))
-                     scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
-                 }, act: { try $0.open(secret) }),
-        BadInput(name: "encrypt through a file", expected: "invalidPath", mentions: "is a file, not a folder",
-                 arrange: { scene in
-                     try Fixture.makePlaintextDatabase(at: scene.dir.file("plain.db"))
-                     scene.url = scene.dir.file("plain.db").appendingPathComponent("sub.db")
-                 }, act: { try $0.encrypt("new-secret") }),
-        BadInput(name: "open a 4,200-byte path", expected: "invalidPath", mentions: "too long",
-                 arrange: { scene in
-                     let deep = Array(repeating: String(repeating: "d", count: 200), count: 21).joined(separator: "/")
-                     scene.url = scene.dir.url.appendingPathComponent(deep).appendingPathComponent("test.db")
-                 }, act: { try $0.open(secret) }),
-        BadInput(name: "open an existing database at a path too long for SQLite", expected: "invalidPath",
-                 mentions: "too long for SQLite",
-                 arrange: { scene in
-                     let deep = Array(repeating: String(repeating: "e", count: 120), count: 5).joined(separator: "/")
-                     let folder = scene.dir.url.appendingPathComponent(deep)
-                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                     try Fixture.makeEncryptedDatabase(at: scene.dir.file("short.db"))
-                     scene.url = folder.appendingPathComponent("test.db")
-                     try FileManager.default.moveItem(at: scene.dir.file("short.db"), to: scene.url)
-                 }, act: { try $0.open(secret) }),
-        BadInput(name: "create at a path too long for SQLite", expected: "invalidPath", mentions: "too long for SQLite",
-                 arrange: { scene in
-                     let deep = Array(repeating: String(repeating: "f", count: 120), count: 5).joined(separator: "/")
-                     let folder = scene.dir.url.appendingPathComponent(deep)
-                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                     scene.url = folder.appendingPathComponent("test.db")
-                 }, act: { try $0.create(secret) }),
-        BadInput(name: "a loop of symbolic links", expected: "invalidPath", mentions: "loop",
-                 arrange: { scene in
-                     try FileManager.default.createSymbolicLink(atPath: scene.url.path, withDestinationPath: scene.dir.file("b.db").path)
-                     try FileManager.default.createSymbolicLink(atPath: scene.dir.file("b.db").path, withDestinationPath: scene.url.path)
-                 }, act: { try $0.open(secret) }),
+        BadInput(
+            name: "truncated to 512 bytes, right password", expected: "notADatabase", mentions: "truncated",
+            arrange: { scene in
+                try scene.makeEncrypted(rows: 300)
+                try scene.edit { $0 = $0.prefix(512) }
+            }, act: { try $0.open(secret) }),
+        BadInput(
+            name: "truncated to 512 bytes, page size 4096", expected: "notADatabase", mentions: "less than one 4096-byte page",
+            arrange: { scene in
+                try scene.makeEncrypted(rows: 300)
+                try scene.edit { $0 = $0.prefix(512) }
+            }, act: { try $0.open(secret) { $0.cipher.pageSize = 4096 } }),
+        BadInput(
+            name: "create through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            arrange: { scene in
+                try scene.makeEncrypted(at: scene.dir.file("enc.db"))
+                scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
+            }, act: { try $0.create(secret) }),
+        BadInput(
+            name: "open through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            arrange: { scene in
+                try scene.makeEncrypted(at: scene.dir.file("enc.db"))
+                scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
+            }, act: { try $0.open(secret) }),
+        BadInput(
+            name: "encrypt through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            arrange: { scene in
+                try Fixture.makePlaintextDatabase(at: scene.dir.file("plain.db"))
+                scene.url = scene.dir.file("plain.db").appendingPathComponent("sub.db")
+            }, act: { try $0.encrypt("new-secret") }),
+        BadInput(
+            name: "open a 4,200-byte path", expected: "invalidPath", mentions: "too long",
+            arrange: { scene in
+                let deep = Array(repeating: String(repeating: "d", count: 200), count: 21).joined(separator: "/")
+                scene.url = scene.dir.url.appendingPathComponent(deep).appendingPathComponent("test.db")
+            }, act: { try $0.open(secret) }),
+        BadInput(
+            name: "open an existing database at a path too long for SQLite", expected: "invalidPath",
+            mentions: "too long for SQLite",
+            arrange: { scene in
+                let deep = Array(repeating: String(repeating: "e", count: 120), count: 5).joined(separator: "/")
+                let folder = scene.dir.url.appendingPathComponent(deep)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Fixture.makeEncryptedDatabase(at: scene.dir.file("short.db"))
+                scene.url = folder.appendingPathComponent("test.db")
+                try FileManager.default.moveItem(at: scene.dir.file("short.db"), to: scene.url)
+            }, act: { try $0.open(secret) }),
+        BadInput(
+            name: "create at a path too long for SQLite", expected: "invalidPath", mentions: "too long for SQLite",
+            arrange: { scene in
+                let deep = Array(repeating: String(repeating: "f", count: 120), count: 5).joined(separator: "/")
+                let folder = scene.dir.url.appendingPathComponent(deep)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                scene.url = folder.appendingPathComponent("test.db")
+            }, act: { try $0.create(secret) }),
+        BadInput(
+            name: "a loop of symbolic links", expected: "invalidPath", mentions: "loop",
+            arrange: { scene in
+                try FileManager.default.createSymbolicLink(atPath: scene.url.path, withDestinationPath: scene.dir.file("b.db").path)
+                try FileManager.default.createSymbolicLink(atPath: scene.dir.file("b.db").path, withDestinationPath: scene.url.path)
+            }, act: { try $0.open(secret) }),
     ]
 
     /// Errors met by a query after a good open, said like the same error at open: the path and what to do.
@@ -222,25 +272,28 @@ extension HostileInputs {
             ("withDatabase", { manager in try manager.withDatabase { _ = try $0.fetchAll("SELECT * FROM item") } }),
         ]
         let locked: [BadInput] = [
-            BadInput(name: "exclusive lock held by another connection: read", expected: "busy", mentions: "busyTimeout",
-                     leavesManagerClosed: false,
-                     arrange: { try $0.makeEncrypted() },
-                     act: { scene in
-                         let manager = try scene.open(secret) { $0.busyTimeout = .milliseconds(100) }
-                         try scene.holdLock("BEGIN EXCLUSIVE")
-                         _ = try manager.fetchAll("SELECT * FROM item")
-                     }),
-            BadInput(name: "write lock held by another connection: immediate transaction", expected: "busy", mentions: "locked",
-                     leavesManagerClosed: false,
-                     arrange: { scene in
-                         try scene.makeEncrypted()
-                         try scene.holdLock("BEGIN IMMEDIATE")
-                     },
-                     act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.transaction(.immediate) { _ in } }),
+            BadInput(
+                name: "exclusive lock held by another connection: read", expected: "busy", mentions: "busyTimeout",
+                leavesManagerClosed: false,
+                arrange: { try $0.makeEncrypted() },
+                act: { scene in
+                    let manager = try scene.open(secret) { $0.busyTimeout = .milliseconds(100) }
+                    try scene.holdLock("BEGIN EXCLUSIVE")
+                    _ = try manager.fetchAll("SELECT * FROM item")
+                }),
+            BadInput(
+                name: "write lock held by another connection: immediate transaction", expected: "busy", mentions: "locked",
+                leavesManagerClosed: false,
+                arrange: { scene in
+                    try scene.makeEncrypted()
+                    try scene.holdLock("BEGIN IMMEDIATE")
+                },
+                act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.transaction(.immediate) { _ in } }),
         ]
         return flows.map { name, flow in
-            BadInput(name: "damaged data page met by \(name)", expected: "corrupt", mentions: "Restore it from a backup",
-                     leavesManagerClosed: false, arrange: damaged, act: { try flow(try $0.open(secret)) })
+            BadInput(
+                name: "damaged data page met by \(name)", expected: "corrupt", mentions: "Restore it from a backup",
+                leavesManagerClosed: false, arrange: damaged, act: { try flow(try $0.open(secret)) })
         } + locked
     }()
 }
@@ -271,8 +324,10 @@ extension HostileInputs {
     /// A real user's new database at the floor opens, and reads back the floor (not a wrapped value).
     @Test func aDatabaseAtTheFloorIsCreatedWithoutTheOptIn() throws {
         let dir = TemporaryDirectory()
-        let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(
-            cipher: CipherOptions(kdfIterations: CipherOptions.minimumKDFIterations)))
+        let manager = DatabaseManager(
+            url: dir.file(),
+            configuration: DatabaseConfiguration(
+                cipher: CipherOptions(kdfIterations: CipherOptions.minimumKDFIterations)))
         try manager.create(password: "secret")
         #expect(try manager.cipherInfo.settings.kdfIterations == CipherOptions.minimumKDFIterations)
     }

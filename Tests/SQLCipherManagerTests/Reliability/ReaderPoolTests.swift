@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `read { }` on a WAL database: concurrent snapshots beside the one writer. No test here
@@ -23,7 +24,8 @@ struct ReaderPoolTests {
     func writeDuringReadAndSnapshot() throws {
         let dir = TemporaryDirectory()
         let manager = try walManager(dir)
-        let inRead = DispatchSemaphore(value: 0), written = DispatchSemaphore(value: 0)
+        let inRead = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
         let result = Locked<(Int, Int, Bool)?>(nil)
         let reader = Thread {
             result.value = try? manager.read { db in
@@ -50,7 +52,8 @@ struct ReaderPoolTests {
     func noUncommittedReads() throws {
         let dir = TemporaryDirectory()
         let manager = try walManager(dir)
-        let inserted = DispatchSemaphore(value: 0), readDone = DispatchSemaphore(value: 0)
+        let inserted = DispatchSemaphore(value: 0)
+        let readDone = DispatchSemaphore(value: 0)
         let writer = Thread {
             try? manager.write { db in
                 try db.execute("INSERT INTO t VALUES (100)")
@@ -103,7 +106,8 @@ struct ReaderPoolTests {
     func closeWhileReading() throws {
         let dir = TemporaryDirectory()
         let manager = try walManager(dir)
-        let inRead = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let inRead = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let readResult = Locked<Int?>(nil)
         Thread {
             readResult.value = try? manager.read { db in
@@ -114,7 +118,10 @@ struct ReaderPoolTests {
         }.start()
         #expect(inRead.wait(timeout: .now() + 20) == .success)
         let closed = DispatchSemaphore(value: 0)
-        Thread { manager.close(); closed.signal() }.start()
+        Thread {
+            manager.close()
+            closed.signal()
+        }.start()
         #expect(closed.wait(timeout: .now() + 0.2) == .timedOut, "close did not wait for the read")
         release.signal()
         #expect(closed.wait(timeout: .now() + 20) == .success)
@@ -126,7 +133,8 @@ struct ReaderPoolTests {
     func rekeyWhileReading() throws {
         let dir = TemporaryDirectory()
         let manager = try walManager(dir)
-        let inRead = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let inRead = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         Thread {
             _ = try? manager.read { db in
                 inRead.signal()

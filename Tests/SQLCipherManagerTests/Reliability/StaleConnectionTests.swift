@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Connections left on a file that another process re-encrypted and replaced. The other
@@ -43,8 +44,9 @@ struct StaleConnectionTests {
         #expect(try writer.scalar(Int.self, "SELECT count(*) FROM tag") == 20)
     }
 
-    @Test("any SQLite connection left on the old file fails its next statement (the file is retired), encrypted or plaintext",
-          arguments: ["rekey", "encrypt-in-place"])
+    @Test(
+        "any SQLite connection left on the old file fails its next statement (the file is retired), encrypted or plaintext",
+        arguments: ["rekey", "encrypt-in-place"])
     func staleRawConnection(flow: String) throws {
         let dir: TemporaryDirectory
         if flow == "rekey" {

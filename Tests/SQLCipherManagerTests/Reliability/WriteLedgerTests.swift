@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 // MARK: - Write ledgers
@@ -27,7 +28,8 @@ struct WriteLedgerTests {
             let ledger = writer.stop()
             let outcome = try scene.check(ledger: ledger, changed: changed)
             totals.add(outcome)
-            #expect(outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
+            #expect(
+                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
             if flow.hasSibling, case .success = changed {
                 #expect(outcome.acknowledgedAfter > 0, "trial \(trial): the sibling stopped working after the key change")
                 #expect(scene.siblingDelegate.events.contains(.didRekey), "trial \(trial): the sibling heard no didRekey")
@@ -53,7 +55,8 @@ struct WriteLedgerTests {
             let ledger = try writer.stop()
             let outcome = try scene.check(ledger: ledger, changed: changed)
             totals.add(outcome)
-            #expect(outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
+            #expect(
+                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
             if wal, case .failure(let error) = changed {
                 // Another program has the WAL database open: refused, naming it.
                 guard case .openElsewhere(_, let pid)? = error as? DatabaseManagerError else {
@@ -309,8 +312,10 @@ final class LedgerProcess {
             process.arguments = ["ledger-writer", folder.path]
         } else {
             process.executableURL = try Interop.require(Interop.python, "Python 3 (.venv)")
-            process.arguments = [Interop.repository.appendingPathComponent("Tests/Interop/ledger_writer.py").path,
-                                 scene.url.path, folder.path]
+            process.arguments = [
+                Interop.repository.appendingPathComponent("Tests/Interop/ledger_writer.py").path,
+                scene.url.path, folder.path,
+            ]
         }
         let output = Pipe()
         process.standardOutput = output

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLCipherManager
+import Testing
 
 /// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder` (issue 5): every built-in type
 /// binds itself directly, a custom type keeps the `databaseValue` default or forwards, through

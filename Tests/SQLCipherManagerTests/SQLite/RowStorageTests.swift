@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// `Row`'s values in one block per row and the column names shared by the rows of a statement
@@ -42,7 +43,9 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
         try manager.transaction { db in
-            for (index, value) in samples.enumerated() { try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value]) }
+            for (index, value) in samples.enumerated() {
+                try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value])
+            }
         }
         let rows = try manager.fetchAll("SELECT v FROM t ORDER BY id")
         #expect(rows.map { $0[0] } == samples)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 @Suite("Reading a database's header never drops this process's locks on it")

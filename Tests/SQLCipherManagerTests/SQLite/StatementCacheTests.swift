@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// The statement cache's last-statement fast path and the variadic binding path (issue 5).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Passwords and keys never show up in descriptions, debug descriptions, `dump()`, errors or
@@ -28,7 +29,8 @@ import Testing
             #expect(!text.lowercased().contains(hex), "\(context) shows a secret in hex", sourceLocation: sourceLocation)
             let numbers = text.split { !$0.isNumber }.compactMap { Int($0) }
             let bytes = secret.map(Int.init)
-            let found = numbers.count >= bytes.count
+            let found =
+                numbers.count >= bytes.count
                 && (0...(numbers.count - bytes.count)).contains { Array(numbers[$0..<($0 + bytes.count)]) == bytes }
             #expect(!found, "\(context) shows a secret as byte values", sourceLocation: sourceLocation)
         }
@@ -41,8 +43,10 @@ import Testing
         try manager.execute("CREATE TABLE t(x)")
         let raw = dir.manager("raw.db")
         try raw.create(rawKey: Self.rawKey)
-        for (name, value) in [("manager", manager as Any), ("raw-key manager", raw), ("configuration", manager.configuration),
-                              ("cached key", manager.cachedKey as Any), ("raw cached key", raw.cachedKey as Any)] {
+        for (name, value) in [
+            ("manager", manager as Any), ("raw-key manager", raw), ("configuration", manager.configuration),
+            ("cached key", manager.cachedKey as Any), ("raw cached key", raw.cachedKey as Any),
+        ] {
             for text in renderings(value) { expectNoSecret(in: text, name) }
         }
         #expect(manager.hasCachedKey && raw.hasCachedKey, "the test must look at managers that hold a key")

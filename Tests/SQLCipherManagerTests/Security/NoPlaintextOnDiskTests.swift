@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 /// Marker rows written through the manager never reach the disk in clear text: not in the
@@ -47,7 +48,7 @@ import Testing
             let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys)) ?? []
             return urls.filter { url in
                 guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
-                      (values.fileSize ?? 0) < 64 << 20, let modified = values.contentModificationDate
+                    (values.fileSize ?? 0) < 64 << 20, let modified = values.contentModificationDate
                 else { return false }
                 return modified >= started.addingTimeInterval(-1)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 // MARK: - Seeded randomness
@@ -114,8 +115,9 @@ enum FaultInjection {
         process.waitUntilExit()
         let duration = Date().timeIntervalSince(start)
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Run(killed: process.terminationReason == .uncaughtSignal, duration: duration,
-                   status: process.terminationStatus, errorOutput: errorText)
+        return Run(
+            killed: process.terminationReason == .uncaughtSignal, duration: duration,
+            status: process.terminationStatus, errorOutput: errorText)
     }
 
     /// Reads a helper's standard output until it printed READY (or closed it).

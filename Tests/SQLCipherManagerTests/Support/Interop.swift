@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLCipherManager
 
 // MARK: - Independent clients
@@ -87,7 +88,7 @@ struct PythonRequest {
         }
         let output = try runProcess(python, [Interop.pythonScript.path], input: JSONSerialization.data(withJSONObject: request))
         guard output.status == 0,
-              let answer = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+            let answer = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         else {
             return .failure(PythonFailure(message: "exit \(output.status): \(output.stderr)"))
         }
@@ -117,9 +118,11 @@ struct PythonRequest {
         case let tagged as [String: Any]:
             if let real = tagged["real"] as? NSNumber { return .real(real.doubleValue) }
             let hex = Array((tagged["blob"] as? String ?? "").utf8)
-            return .blob(Data(stride(from: 0, to: hex.count - 1, by: 2).compactMap {
-                UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)
-            }))
+            return .blob(
+                Data(
+                    stride(from: 0, to: hex.count - 1, by: 2).compactMap {
+                        UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)
+                    }))
         default: return .null
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SQLCipherManager
 
 // MARK: - RichDatabase
@@ -90,7 +91,10 @@ enum RichDatabase {
     /// `true` when the trigger fires and the CHECK constraint holds (changes rolled back).
     static func constraintsWork(_ db: Database) throws -> Bool {
         try db.execute("SAVEPOINT probe")
-        defer { try? db.execute("ROLLBACK TO probe"); try? db.execute("RELEASE probe") }
+        defer {
+            try? db.execute("ROLLBACK TO probe")
+            try? db.execute("RELEASE probe")
+        }
         let before = try db.scalar(Int64.self, "SELECT count(*) FROM audit") ?? 0
         try db.execute("INSERT INTO book(author_id, title, pages) VALUES (1, 'probe', 1)")
         let fired = (try db.scalar(Int64.self, "SELECT count(*) FROM audit") ?? 0) == before + 1

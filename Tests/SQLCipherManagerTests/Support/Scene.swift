@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SQLCipherManager
 
 /// One test case's world: a fresh folder, the database path the flow works on, the passwords

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SQLCipherManager
 
 /// A fresh folder per test, removed when the value is released.

@@ -26,7 +26,8 @@ final class KeyringSession: @unchecked Sendable {
                 at: folder.appendingPathComponent(name), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let config = folder.appendingPathComponent("bus.conf")
-        try Self.busConfiguration(socketFolder: folder.appendingPathComponent("run").path).write(to: config, atomically: true, encoding: .utf8)
+        try Self.busConfiguration(socketFolder: folder.appendingPathComponent("run").path).write(
+            to: config, atomically: true, encoding: .utf8)
         (bus, busAddress) = try Self.startBus(config: config)
         if startKeyring {
             do {
@@ -61,10 +62,14 @@ final class KeyringSession: @unchecked Sendable {
     }
 
     static func probe(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                       Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
-        guard let url = folders.map({ $0.appendingPathComponent("KeyringProbe") })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        let folders = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+        ]
+        guard
+            let url = folders.map({ $0.appendingPathComponent("KeyringProbe") })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else {
             throw Failure(message: "KeyringProbe was not found beside the test runner; build it with `swift build --build-tests`")
         }
         let process = Process()
@@ -139,10 +144,12 @@ final class KeyringSession: @unchecked Sendable {
     }
 
     private func startKeyringDaemon() throws -> Process {
-        let process = try Self.watched("gnome-keyring-daemon", [
-            "--foreground", "--unlock", "--components=secrets",
-            "--control-directory=\(folder.appendingPathComponent("run/keyring").path)",
-        ])
+        let process = try Self.watched(
+            "gnome-keyring-daemon",
+            [
+                "--foreground", "--unlock", "--components=secrets",
+                "--control-directory=\(folder.appendingPathComponent("run/keyring").path)",
+            ])
         process.environment = environment
         let input = Pipe()
         process.standardInput = input

@@ -35,7 +35,7 @@ docs: deps
 # rules off: ReplaceForEachWithForLoop, which mistakes RowCursor's own throwing forEach for
 # Sequence's, and OnlyOneTrailingClosureArgument). `make format` rewrites the files,
 # `make format-check` (run by CI) fails on any file that is not formatted or breaks a rule.
-FORMAT_PATHS := Package.swift Sources Tests Examples
+FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks
 format:
 	$(SWIFT) format format --configuration .swift-format --in-place --recursive --parallel $(FORMAT_PATHS)
 

@@ -27,7 +27,9 @@ struct CWorkloads {
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookups(db, ids, Int32(ids.count)) } } }
         case .create: return try create()
         case .encrypt, .rekey: return try export()
-        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen: throw BenchError.failed("\(job.workload) is a library flow: no C job")
+        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel,
+            .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen:
+            throw BenchError.failed("\(job.workload) is a library flow: no C job")
         }
     }
 
@@ -104,7 +106,10 @@ struct CWorkloads {
         let source = try fixtures.copyFixture(rows: job.rows, encrypted: rekey, pageSize: job.pageSize)
         let target = fixtures.scratch("target").path
         Fixtures.remove(target)
-        defer { Fixtures.remove(source); Fixtures.remove(target) }
+        defer {
+            Fixtures.remove(source)
+            Fixtures.remove(target)
+        }
         let oldKey = Array(Fixtures.password.utf8)
         let newKey = Array((rekey ? Fixtures.newPassword : Fixtures.password).utf8)
         var measured = Measured.time {
@@ -126,8 +131,10 @@ struct CWorkloads {
     /// The seed's C baseline opens `SQLITE_OPEN_NOMUTEX`, like the library's connections, so
     /// that no ratio is lighter for a mutex round per C call that only C pays.
     private func withDB<T>(_ path: String, create: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
-        try Fixtures.withCOptions(encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize,
-                                  noMutex: job.implementation == .cSeed) { options in
+        try Fixtures.withCOptions(
+            encrypted: encrypted, pageSize: job.pageSize, cacheSize: job.cacheSize,
+            noMutex: job.implementation == .cSeed
+        ) { options in
             guard let db = cb_open(path, options, create ? 1 : 0) else { throw BenchError.failed("open \(path)") }
             defer { cb_close(db) }
             return try body(db)

@@ -22,7 +22,8 @@ extension Child {
     /// The count from callgrind's `Collected : N` line.
     static func collectedInstructions(_ stderr: String) -> Double? {
         guard let line = stderr.split(separator: "\n").last(where: { $0.contains("Collected :") }),
-              let number = line.split(separator: " ").last.flatMap({ Double($0) }) else { return nil }
+            let number = line.split(separator: " ").last.flatMap({ Double($0) })
+        else { return nil }
         return number
     }
 

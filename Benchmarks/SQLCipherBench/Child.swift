@@ -13,7 +13,8 @@ enum Child {
         }
         let fixtures = Fixtures(directory: URL(fileURLWithPath: arguments[0]))
         do {
-            let measured = job.implementation == .swift
+            let measured =
+                job.implementation == .swift
                 ? try SwiftWorkloads(job: job, fixtures: fixtures).run()
                 : try CWorkloads(job: job, fixtures: fixtures).run()
             let result = JobResult(
@@ -55,8 +56,8 @@ enum Child {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT") }),
-              var result = JobResult(line: line)
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT") }),
+            var result = JobResult(line: line)
         else {
             let reason = message.trimmingCharacters(in: .whitespacesAndNewlines)
             if process.terminationStatus == BenchError.unavailableStatus { throw BenchError.unavailable(reason) }

@@ -17,7 +17,8 @@ final class Driver {
     init(options: Options) {
         self.options = options
         plan = Plan(quick: options.quick)
-        let directory = options.directory
+        let directory =
+            options.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("sqlcipher-bench-\(getpid())")
         fixtures = Fixtures(directory: directory)
     }
@@ -51,7 +52,8 @@ final class Driver {
                 let jobs = run % 2 == 0 ? comparison.jobs : comparison.jobs.reversed()
                 for job in jobs where samples[job, default: Samples()].needs(run: run) {
                     do {
-                        samples[job, default: Samples()].results.append(try Child.spawn(job, directory: fixtures.directory, callgrind: callgrindExecutable))
+                        samples[job, default: Samples()].results.append(
+                            try Child.spawn(job, directory: fixtures.directory, callgrind: callgrindExecutable))
                     } catch {
                         samples[job, default: Samples()].failure = "\(error)"
                         if case .unavailable = error as? BenchError { samples[job]?.isUnavailable = true }
@@ -71,8 +73,9 @@ final class Driver {
             case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
-                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential, .sleepUnderLoad, .sleepAlone, .lookupsInRead,
-                 .readLengths, .readCursor, .lookupsPreparedInRead:
+                .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential,
+                .sleepUnderLoad, .sleepAlone, .lookupsInRead,
+                .readLengths, .readCursor, .lookupsPreparedInRead:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

@@ -4,7 +4,10 @@
 /// A job runs in a child process of its own (`--child …`), so its peak RSS is its own.
 struct Job: Hashable, Sendable {
     enum Workload: String, Sendable {
-        case insert, readAll = "read", fetchAll = "fetchall", lookups, open, encrypt, rekey
+        case insert
+        case readAll = "read"
+        case fetchAll = "fetchall"
+        case lookups, open, encrypt, rekey
         /// `diagnoseCipherSettings` with a wrong password: every known set is tried.
         case settingsLadder = "settings-ladder"
         /// `open` + `close` while another manager of the process holds the file open in WAL mode
@@ -14,25 +17,34 @@ struct Job: Hashable, Sendable {
         /// connection (the check replays a private copy first; the close checkpoints).
         case openAfterCrash = "open-after-crash"
         /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
-        case insertPrepared = "insert-prepared", readView = "read-view", readBytes = "read-bytes", lookupsPrepared = "lookups-prepared"
+        case insertPrepared = "insert-prepared"
+        case readView = "read-view"
+        case readBytes = "read-bytes"
+        case lookupsPrepared = "lookups-prepared"
         /// After an unlock, one more connection: `reopen()` (the derived key, no PBKDF2).
         case extraConnection = "extra-connection"
         /// One `write { INSERT }` on a WAL database while another thread's `read { }` holds a
         /// snapshot open, and the same write with no reader.
-        case writeDuringRead = "write-during-read", writeAlone = "write-alone"
+        case writeDuringRead = "write-during-read"
+        case writeAlone = "write-alone"
         /// Two full reads through `read { }` on WAL: on two threads at once, or one after the other.
-        case readsParallel = "reads-parallel", readsSequential = "reads-sequential"
+        case readsParallel = "reads-parallel"
+        case readsSequential = "reads-sequential"
         /// A `Task.sleep(10 ms)` while 4 tasks await long `read`/`write` calls, or with nothing else running.
-        case sleepUnderLoad = "sleep-under-load", sleepAlone = "sleep-alone"
+        case sleepUnderLoad = "sleep-under-load"
+        case sleepAlone = "sleep-alone"
         /// Random PK lookups inside one read transaction (Swift: `read { fetchOne… }`; C: BEGIN, lookups, COMMIT).
         case lookupsInRead = "lookups-in-read"
         /// Create a database: `create(password:)` + `close()`; C: open with create, key, write `user_version`, close (one KDF).
         case create
         /// Key slots (`rows` = MiB of database): a password change, the export rekey it replaces, an unlock.
-        case slotChange = "slot-change", slotRekey = "slot-rekey", slotOpen = "slot-open"
+        case slotChange = "slot-change"
+        case slotRekey = "slot-rekey"
+        case slotOpen = "slot-open"
         /// The seed's insert (issue 12): each row's texts formatted per row (Swift string
         /// interpolation; C `snprintf`), through `db.execute(sql, values…)` or `prepare` + `execute`.
-        case insertFormatted = "insert-formatted", insertFormattedPrepared = "insert-formatted-prepared"
+        case insertFormatted = "insert-formatted"
+        case insertFormattedPrepared = "insert-formatted-prepared"
         /// The seed insert's formatting alone, no database: the 4 texts of each row (`rows` rows).
         case format
         /// Every row read `count` times (0 = once) through `forEachRowView`, texts taken as UTF-8
@@ -75,8 +87,10 @@ struct Job: Hashable, Sendable {
         [workload.rawValue, implementation.rawValue, "\(rows)", "\(count)", "\(pageSize)", "\(cacheSize)"]
     }
 
-    init(_ workload: Workload, _ implementation: Implementation, rows: Int, count: Int = 0,
-         pageSize: Int = 0, cacheSize: Int = 0) {
+    init(
+        _ workload: Workload, _ implementation: Implementation, rows: Int, count: Int = 0,
+        pageSize: Int = 0, cacheSize: Int = 0
+    ) {
         self.workload = workload
         self.implementation = implementation
         self.rows = rows
@@ -87,12 +101,13 @@ struct Job: Hashable, Sendable {
 
     init?(arguments: [String]) {
         guard arguments.count == 6,
-              let workload = Workload(rawValue: arguments[0]),
-              let implementation = Implementation(rawValue: arguments[1]),
-              let numbers = Optional(arguments[2...].compactMap { Int($0) }), numbers.count == 4
+            let workload = Workload(rawValue: arguments[0]),
+            let implementation = Implementation(rawValue: arguments[1]),
+            let numbers = Optional(arguments[2...].compactMap { Int($0) }), numbers.count == 4
         else { return nil }
-        self.init(workload, implementation, rows: numbers[0], count: numbers[1],
-                  pageSize: numbers[2], cacheSize: numbers[3])
+        self.init(
+            workload, implementation, rows: numbers[0], count: numbers[1],
+            pageSize: numbers[2], cacheSize: numbers[3])
     }
 }
 
@@ -116,7 +131,8 @@ struct JobResult: Sendable {
     init?(line: Substring) {
         let parts = line.split(separator: " ")
         guard parts.count == 4, parts[0] == "RESULT", let seconds = Double(parts[1]),
-              let rss = Int(parts[2]), let checksum = Int64(parts[3]) else { return nil }
+            let rss = Int(parts[2]), let checksum = Int64(parts[3])
+        else { return nil }
         self.init(seconds: seconds, peakRSSKiB: rss, checksum: checksum)
     }
 }

@@ -15,7 +15,8 @@ extension Plan {
             name: "open + unlock + close: key slot (Argon2id, calibrated) vs password (PBKDF2)",
             jobs: [Job(.slotOpen, .swift, rows: keySlotMegabytes), Job(.open, .swift, rows: sizes.first ?? 0)],
             target: nil)
-        return Section(key: "keyslots", title: "Key slots (Swift API): one slot resealed vs every page re-encrypted",
-                       labels: ["key slots", "password"], comparisons: [change, unlock])
+        return Section(
+            key: "keyslots", title: "Key slots (Swift API): one slot resealed vs every page re-encrypted",
+            labels: ["key slots", "password"], comparisons: [change, unlock])
     }
 }

@@ -20,13 +20,18 @@ extension Plan {
         }
         rows.append(Self.apiRow("read all %@ rows (fetchAll → [Row])", .fetchAll, .readAll, rows: sizes.last ?? 0, target: nil))
         let lookups = "\(Self.label(lookupCount)) random PK lookups (%@), %@ rows"
-        rows.append(Self.apiRow(lookups.replacingFirst("%@", "fetchOne"), .lookups, .lookups,
-                                rows: lookupRows, count: lookupCount, target: 1.10))
-        rows.append(Self.apiRow(lookups.replacingFirst("%@", "prepare + forEachRowView"), .lookupsPrepared, .lookups,
-                                rows: lookupRows, count: lookupCount, target: 1.10))
+        rows.append(
+            Self.apiRow(
+                lookups.replacingFirst("%@", "fetchOne"), .lookups, .lookups,
+                rows: lookupRows, count: lookupCount, target: 1.10))
+        rows.append(
+            Self.apiRow(
+                lookups.replacingFirst("%@", "prepare + forEachRowView"), .lookupsPrepared, .lookups,
+                rows: lookupRows, count: lookupCount, target: 1.10))
         rows.append(Self.apiRow("open + unlock (KDF) + close", .open, .open, rows: sizes.first ?? 0, target: 1.02))
-        return Section(key: "api", title: "Swift public API vs raw C (encrypted); raw C plaintext for reference",
-                       labels: ["Swift API", "raw C", "C plaintext"], comparisons: rows)
+        return Section(
+            key: "api", title: "Swift public API vs raw C (encrypted); raw C plaintext for reference",
+            labels: ["Swift API", "raw C", "C plaintext"], comparisons: rows)
     }
 
     /// One row of the api section: the Swift job, the same work in raw C encrypted and plaintext.
@@ -34,22 +39,29 @@ extension Plan {
     private static func apiRow(
         _ name: String, _ swift: Job.Workload, _ c: Job.Workload, rows: Int, count: Int = 0, target: Double?
     ) -> Comparison {
-        Comparison(name: name.replacingFirst("%@", label(rows)),
-                   jobs: [Job(swift, .swift, rows: rows, count: count), Job(c, .c, rows: rows, count: count),
-                          Job(c, .plain, rows: rows, count: count)],
-                   target: target)
+        Comparison(
+            name: name.replacingFirst("%@", label(rows)),
+            jobs: [
+                Job(swift, .swift, rows: rows, count: count), Job(c, .c, rows: rows, count: count),
+                Job(c, .plain, rows: rows, count: count),
+            ],
+            target: target)
     }
 
     /// Crash-safe migrations vs the bare `sqlcipher_export`.
     var migration: Section {
         var rows = migrationSizes.map { size in
-            Comparison(name: "encrypt plaintext DB of \(Self.label(size)) rows",
-                       jobs: [Job(.encrypt, .swift, rows: size), Job(.encrypt, .c, rows: size)], target: 1.5)
+            Comparison(
+                name: "encrypt plaintext DB of \(Self.label(size)) rows",
+                jobs: [Job(.encrypt, .swift, rows: size), Job(.encrypt, .c, rows: size)], target: 1.5)
         }
-        rows.append(Comparison(name: "rekey \(Self.label(rekeyRows)) rows",
-                               jobs: [Job(.rekey, .swift, rows: rekeyRows), Job(.rekey, .c, rows: rekeyRows)], target: 1.5))
-        return Section(key: "migration", title: "Crash-safe migration (Swift API) vs bare sqlcipher_export (raw C)",
-                       labels: ["crash-safe", "bare export"], comparisons: rows)
+        rows.append(
+            Comparison(
+                name: "rekey \(Self.label(rekeyRows)) rows",
+                jobs: [Job(.rekey, .swift, rows: rekeyRows), Job(.rekey, .c, rows: rekeyRows)], target: 1.5))
+        return Section(
+            key: "migration", title: "Crash-safe migration (Swift API) vs bare sqlcipher_export (raw C)",
+            labels: ["crash-safe", "bare export"], comparisons: rows)
     }
 
     /// Page size and cache size: encrypted ÷ plaintext, both in raw C.
@@ -57,7 +69,8 @@ extension Plan {
         let size = sizes.last ?? 0
         var rows: [Comparison] = []
         for (pageSize, cacheSize) in [(0, 0), (4096, 0), (0, -16384), (4096, -16384)] {
-            let setting = "page \(pageSize == 0 ? "default" : "\(pageSize)"), cache \(cacheSize == 0 ? "default" : "\(-cacheSize / 1024) MiB")"
+            let setting =
+                "page \(pageSize == 0 ? "default" : "\(pageSize)"), cache \(cacheSize == 0 ? "default" : "\(-cacheSize / 1024) MiB")"
             for workload in [Job.Workload.insert, .readAll, .lookups] {
                 let count = workload == .lookups ? lookupCount : 0
                 let jobs = [Job.Implementation.c, .plain].map {
@@ -66,8 +79,9 @@ extension Plan {
                 rows.append(Comparison(name: "\(workload.rawValue) \(Self.label(size)): \(setting)", jobs: jobs, target: nil))
             }
         }
-        return Section(key: "settings", title: "Settings: encrypted ÷ plaintext overhead (raw C)",
-                       labels: ["C encrypted", "C plaintext"], comparisons: rows)
+        return Section(
+            key: "settings", title: "Settings: encrypted ÷ plaintext overhead (raw C)",
+            labels: ["C encrypted", "C plaintext"], comparisons: rows)
     }
 }
 
@@ -76,10 +90,12 @@ extension Plan {
     /// one open of the same file: how many opens the ladder costs.
     var diagnosis: Section {
         let rows = sizes.first ?? 0
-        let ladder = Comparison(name: "settings diagnosis, wrong password: every known set (\(Self.label(rows)) rows)",
-                                jobs: [Job(.settingsLadder, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
-        return Section(key: "diagnosis", title: "Settings diagnosis (Swift API) vs one open + unlock (KDF) + close",
-                       labels: ["diagnosis", "one open"], comparisons: [ladder])
+        let ladder = Comparison(
+            name: "settings diagnosis, wrong password: every known set (\(Self.label(rows)) rows)",
+            jobs: [Job(.settingsLadder, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        return Section(
+            key: "diagnosis", title: "Settings diagnosis (Swift API) vs one open + unlock (KDF) + close",
+            labels: ["diagnosis", "one open"], comparisons: [ladder])
     }
 }
 
@@ -90,11 +106,13 @@ extension Plan {
     var sidecars: Section {
         let rows = sizes.first ?? 0
         let comparisons = [Job.Workload.openLiveWAL, .openAfterCrash].map { workload in
-            Comparison(name: "\(workload.rawValue) (\(Self.label(rows)) rows)",
-                       jobs: [Job(workload, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+            Comparison(
+                name: "\(workload.rawValue) (\(Self.label(rows)) rows)",
+                jobs: [Job(workload, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
         }
-        return Section(key: "sidecars", title: "Sidecar check (Swift API): open beside a -wal vs a plain open + close",
-                       labels: ["with -wal", "plain open"], comparisons: comparisons)
+        return Section(
+            key: "sidecars", title: "Sidecar check (Swift API): open beside a -wal vs a plain open + close",
+            labels: ["with -wal", "plain open"], comparisons: comparisons)
     }
 }
 
@@ -112,19 +130,30 @@ extension Plan {
     /// against the same write alone (goal: under 5 ms; before the reader pool it waited for the read).
     var concurrency: Section {
         let rows = sizes.first ?? 0
-        let extra = Comparison(name: "one more connection after unlock: reopen() vs open + unlock (KDF) + close",
-                               jobs: [Job(.extraConnection, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
-        let write = Comparison(name: "one write on WAL while a read holds a snapshot (\(rows <= 1000 ? "0.2" : "2") s) vs the write alone",
-                               jobs: [Job(.writeDuringRead, .swift, rows: rows), Job(.writeAlone, .swift, rows: rows)], target: nil)
-        let reads = Comparison(name: "two full reads of \(Self.label(lookupRows)) rows on WAL: two threads at once vs one after the other",
-                               jobs: [Job(.readsParallel, .swift, rows: lookupRows), Job(.readsSequential, .swift, rows: lookupRows)], target: nil)
-        let sleep = Comparison(name: "Task.sleep(10 ms) while 4 tasks await long reads and writes vs alone",
-                               jobs: [Job(.sleepUnderLoad, .swift, rows: rows), Job(.sleepAlone, .swift, rows: rows)], target: nil)
-        let lookups = Comparison(name: "\(Self.label(lookupCount)) random PK lookups inside one read { } (fetchOne) vs raw C in one transaction, \(Self.label(lookupRows)) rows",
-                                 jobs: [Job(.lookupsInRead, .swift, rows: lookupRows, count: lookupCount), Job(.lookupsInRead, .c, rows: lookupRows, count: lookupCount)], target: 1.05)
-        let create = Comparison(name: "create a database: create(password:) + close vs raw C (one KDF)",
-                                jobs: [Job(.create, .swift, rows: rows), Job(.create, .c, rows: rows)], target: 1.05)
-        return Section(key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
-                       labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, create])
+        let extra = Comparison(
+            name: "one more connection after unlock: reopen() vs open + unlock (KDF) + close",
+            jobs: [Job(.extraConnection, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        let write = Comparison(
+            name: "one write on WAL while a read holds a snapshot (\(rows <= 1000 ? "0.2" : "2") s) vs the write alone",
+            jobs: [Job(.writeDuringRead, .swift, rows: rows), Job(.writeAlone, .swift, rows: rows)], target: nil)
+        let reads = Comparison(
+            name: "two full reads of \(Self.label(lookupRows)) rows on WAL: two threads at once vs one after the other",
+            jobs: [Job(.readsParallel, .swift, rows: lookupRows), Job(.readsSequential, .swift, rows: lookupRows)], target: nil)
+        let sleep = Comparison(
+            name: "Task.sleep(10 ms) while 4 tasks await long reads and writes vs alone",
+            jobs: [Job(.sleepUnderLoad, .swift, rows: rows), Job(.sleepAlone, .swift, rows: rows)], target: nil)
+        let lookups = Comparison(
+            name:
+                "\(Self.label(lookupCount)) random PK lookups inside one read { } (fetchOne) vs raw C in one transaction, \(Self.label(lookupRows)) rows",
+            jobs: [
+                Job(.lookupsInRead, .swift, rows: lookupRows, count: lookupCount),
+                Job(.lookupsInRead, .c, rows: lookupRows, count: lookupCount),
+            ], target: 1.05)
+        let create = Comparison(
+            name: "create a database: create(password:) + close vs raw C (one KDF)",
+            jobs: [Job(.create, .swift, rows: rows), Job(.create, .c, rows: rows)], target: 1.05)
+        return Section(
+            key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
+            labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, create])
     }
 }

@@ -49,24 +49,36 @@ extension Plan {
         let autocommit = Job(.lookups, .cSeed, rows: lookupRows, count: lookupCount)
         let strings = Job(.readView, .swift, rows: n, count: passes)
         let cursor = Job(.readCursor, .swift, rows: n, count: passes)
-        return Section(key: "seed", title: "Issue 12: the seed's workloads, our public API vs raw C doing the seed's work", labels: ["ours", "raw C"], comparisons: [
-            Self.seedRow("insert \(Self.label(n)) rows, 1 transaction: `db.execute(sql, values…)`",
-                         Job(.insertFormatted, .swift, rows: n), old: Job(.insert, .swift, rows: n), c: .insert, goal: 1.10, grdb: grdbInsert),
-            Self.seedRow("insert \(Self.label(n)) rows, 1 transaction: `prepare` + `execute`",
-                         Job(.insertFormattedPrepared, .swift, rows: n), old: Job(.insertPrepared, .swift, rows: n), c: .insert, goal: 1.05, grdb: grdbInsert),
-            Self.seedRow("the inserts' formatting alone, no database: 4 × \(Self.label(n)) texts (interpolation vs `snprintf`)",
-                         Job(.format, .swift, rows: n), old: Job(.format, .swift, rows: n), c: .format, goal: nil, grdb: nil),
-            Self.seedRow("\(reads): `read { fetchCursor }`, typed getters, texts as `String`", cursor, old: cursor,
-                         c: .readAll, goal: 1.15, grdb: grdbCursor),
-            Self.seedRow("\(reads): `forEachRowView`, texts as UTF-8 byte counts",
-                         Job(.readLengths, .swift, rows: n, count: passes), old: Job(.readBytes, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
-            Self.seedRow("\(reads): `forEachRowView`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
-            Self.seedRow("\(reads): `forEachRow` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
-                         old: Job(.readAll, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
-            Self.seedRow("\(reads): `fetchAll` → `[Row]` (peak RSS vs the cursor's)", Job(.fetchAll, .swift, rows: n, count: passes),
-                         old: Job(.fetchAll, .swift, rows: n, count: passes), c: .readAll, goal: 1.50,
-                         grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
-        ] + seedLookups(grdbLookups, autocommit) + [seedEncrypt])
+        return Section(
+            key: "seed", title: "Issue 12: the seed's workloads, our public API vs raw C doing the seed's work", labels: ["ours", "raw C"],
+            comparisons: [
+                Self.seedRow(
+                    "insert \(Self.label(n)) rows, 1 transaction: `db.execute(sql, values…)`",
+                    Job(.insertFormatted, .swift, rows: n), old: Job(.insert, .swift, rows: n), c: .insert, goal: 1.10, grdb: grdbInsert),
+                Self.seedRow(
+                    "insert \(Self.label(n)) rows, 1 transaction: `prepare` + `execute`",
+                    Job(.insertFormattedPrepared, .swift, rows: n), old: Job(.insertPrepared, .swift, rows: n), c: .insert, goal: 1.05,
+                    grdb: grdbInsert),
+                Self.seedRow(
+                    "the inserts' formatting alone, no database: 4 × \(Self.label(n)) texts (interpolation vs `snprintf`)",
+                    Job(.format, .swift, rows: n), old: Job(.format, .swift, rows: n), c: .format, goal: nil, grdb: nil),
+                Self.seedRow(
+                    "\(reads): `read { fetchCursor }`, typed getters, texts as `String`", cursor, old: cursor,
+                    c: .readAll, goal: 1.15, grdb: grdbCursor),
+                Self.seedRow(
+                    "\(reads): `forEachRowView`, texts as UTF-8 byte counts",
+                    Job(.readLengths, .swift, rows: n, count: passes), old: Job(.readBytes, .swift, rows: n, count: passes), c: .readAll,
+                    goal: nil, grdb: grdbCursor),
+                Self.seedRow(
+                    "\(reads): `forEachRowView`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
+                Self.seedRow(
+                    "\(reads): `forEachRow` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
+                    old: Job(.readAll, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
+                Self.seedRow(
+                    "\(reads): `fetchAll` → `[Row]` (peak RSS vs the cursor's)", Job(.fetchAll, .swift, rows: n, count: passes),
+                    old: Job(.fetchAll, .swift, rows: n, count: passes), c: .readAll, goal: 1.50,
+                    grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
+            ] + seedLookups(grdbLookups, autocommit) + [seedEncrypt])
     }
 
     /// The lookup rows: natural `fetchOne` and a prepared statement, inside one `read { }` (C in
@@ -75,14 +87,19 @@ extension Plan {
         let lookups = "\(Self.label(lookupCount)) random PK lookups, \(Self.label(lookupRows)) rows"
         func job(_ workload: Job.Workload) -> Job { Job(workload, .swift, rows: lookupRows, count: lookupCount) }
         return [
-            Self.seedRow("\(lookups): `fetchOne` inside one `read { }`", job(.lookupsInRead), old: job(.lookupsInRead),
-                         c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
-            Self.seedRow("\(lookups): `prepare` + `forEachRowView` inside one `read { }`", job(.lookupsPreparedInRead), old: job(.lookupsPreparedInRead),
-                         c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
+            Self.seedRow(
+                "\(lookups): `fetchOne` inside one `read { }`", job(.lookupsInRead), old: job(.lookupsInRead),
+                c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
+            Self.seedRow(
+                "\(lookups): `prepare` + `forEachRowView` inside one `read { }`", job(.lookupsPreparedInRead),
+                old: job(.lookupsPreparedInRead),
+                c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             // The issue quotes no per-call GRDB figure (its `read { }` runs one transaction).
             Self.seedRow("\(lookups): `manager.fetchOne` per call", job(.lookups), old: job(.lookups), c: .lookups, goal: 1.05, grdb: nil),
-            Self.seedRow("\(lookups): `prepare` + `forEachRowView` in `withDatabase` (autocommit)", job(.lookupsPrepared), old: job(.lookupsPrepared),
-                         c: .lookups, goal: 1.05, grdb: nil),
+            Self.seedRow(
+                "\(lookups): `prepare` + `forEachRowView` in `withDatabase` (autocommit)", job(.lookupsPrepared),
+                old: job(.lookupsPrepared),
+                c: .lookups, goal: 1.05, grdb: nil),
         ]
     }
 
@@ -92,9 +109,10 @@ extension Plan {
         let n = migrationSizes.last ?? 0
         let ours = Job(.encrypt, .swift, rows: n)
         let export = Job(.encrypt, .c, rows: n)
-        return Comparison(name: "crash-safe encrypt of an existing \(Self.label(n))-row file vs a bare `sqlcipher_export`",
-                          jobs: [ours, export], target: 1.5,
-                          seed: SeedColumns(ours: ours, c: export, oldOurs: ours, oldC: export))
+        return Comparison(
+            name: "crash-safe encrypt of an existing \(Self.label(n))-row file vs a bare `sqlcipher_export`",
+            jobs: [ours, export], target: 1.5,
+            seed: SeedColumns(ours: ours, c: export, oldOurs: ours, oldC: export))
     }
 
     /// One row: `ours` against `c` done by the seed's C baseline, `old` against the older baseline.

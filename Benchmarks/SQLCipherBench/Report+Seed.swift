@@ -9,23 +9,27 @@ extension Report {
     static func seedTable(_ section: Section, samples: [Job: Samples], instructions: Bool) -> Bool {
         let unit = instructions ? "M instr" : "ms"
         let measure = instructions ? "instr" : "wall"
-        let head = ["workload", "ours \(unit)", "raw C, seed's work \(unit)", "ratio", "goal",
-                    "GRDB 7.8 \(measure), quoted from issue 12", "verdict",
-                    "old: ours \(unit)", "old raw C \(unit)", "old ratio", "peak RSS MiB (ours / C)"]
+        let head = [
+            "workload", "ours \(unit)", "raw C, seed's work \(unit)", "ratio", "goal",
+            "GRDB 7.8 \(measure), quoted from issue 12", "verdict",
+            "old: ours \(unit)", "old raw C \(unit)", "old ratio", "peak RSS MiB (ours / C)",
+        ]
         print("| " + head.joined(separator: " | ") + " |")
         print("|" + head.map { _ in "---" }.joined(separator: "|") + "|")
         var consistent = true
         for comparison in section.comparisons {
             guard let seed = comparison.seed else { continue }
             let sample = { (job: Job) in samples[job] ?? Samples() }
-            var cells = [comparison.name, sample(seed.ours).formatted(instructions: instructions),
-                         sample(seed.c).formatted(instructions: instructions), ratioText(sample(seed.ours), sample(seed.c)),
-                         comparison.target.map { "≤ \(Samples.fixed($0, 2))" } ?? "—",
-                         grdbText(seed, samples, instructions: instructions),
-                         verdict(comparison, seed, samples, instructions: instructions),
-                         sample(seed.oldOurs).formatted(instructions: instructions),
-                         sample(seed.oldC).formatted(instructions: instructions), ratioText(sample(seed.oldOurs), sample(seed.oldC)),
-                         "\(Samples.fixed(sample(seed.ours).peakRSSMiB, 1)) / \(Samples.fixed(sample(seed.c).peakRSSMiB, 1))"]
+            var cells = [
+                comparison.name, sample(seed.ours).formatted(instructions: instructions),
+                sample(seed.c).formatted(instructions: instructions), ratioText(sample(seed.ours), sample(seed.c)),
+                comparison.target.map { "≤ \(Samples.fixed($0, 2))" } ?? "—",
+                grdbText(seed, samples, instructions: instructions),
+                verdict(comparison, seed, samples, instructions: instructions),
+                sample(seed.oldOurs).formatted(instructions: instructions),
+                sample(seed.oldC).formatted(instructions: instructions), ratioText(sample(seed.oldOurs), sample(seed.oldC)),
+                "\(Samples.fixed(sample(seed.ours).peakRSSMiB, 1)) / \(Samples.fixed(sample(seed.c).peakRSSMiB, 1))",
+            ]
             let checksums = Set(seed.jobs.flatMap { sample($0).checksums })
             if checksums.count > 1 {
                 cells[0] += " **CHECKSUM MISMATCH**"
@@ -65,7 +69,8 @@ extension Report {
         var misses: [String] = []
         if let goal = comparison.target, ours > goal { misses.append("goal") }
         if let grdb = seed.grdb, let mine = ratio(sample(seed.ours), sample(seed.grdbBaseline ?? seed.c)),
-           mine > (instructions ? grdb.instructions : grdb.wall) {
+            mine > (instructions ? grdb.instructions : grdb.wall)
+        {
             misses.append("above GRDB")
         }
         if let reference = seed.memoryReference, let goal = seed.memoryGoal, !instructions {

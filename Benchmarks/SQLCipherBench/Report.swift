@@ -71,8 +71,10 @@ enum Report {
         if let target = comparison.target {
             verdict = "≤ \(Samples.fixed(target, 2)) " + (measured ? (ratio <= target ? "met" : "MISSED") : "not measured")
         }
-        var cells = [comparison.name, rows[0].formatted(instructions: instructions), rows[1].formatted(instructions: instructions),
-                     measured ? Samples.fixed(ratio, 3) : "—", verdict]
+        var cells = [
+            comparison.name, rows[0].formatted(instructions: instructions), rows[1].formatted(instructions: instructions),
+            measured ? Samples.fixed(ratio, 3) : "—", verdict,
+        ]
         if hasThird, rows.count > 2 {
             let overhead = rows[2].median > 0 ? rows[1].median / rows[2].median : 0
             cells += [rows[2].formatted(instructions: instructions), Samples.fixed(overhead, 3)]

@@ -29,7 +29,8 @@ extension SwiftWorkloads {
         let manager = DatabaseManager(url: url, configuration: walConfiguration)
         try manager.open(password: Fixtures.password)
         defer { manager.close() }
-        let holding = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         let hold = job.rows <= 1000 ? 0.2 : 2.0
         if duringRead {
             Thread {
@@ -67,7 +68,10 @@ extension SwiftWorkloads {
     /// both readers are opened (derived key) before the clock starts.
     func twoReads(parallel: Bool) throws -> Measured {
         let (manager, url) = try walManager("two-reads")
-        defer { manager.close(); Fixtures.remove(url.path) }
+        defer {
+            manager.close()
+            Fixtures.remove(url.path)
+        }
         let readAll: @Sendable () -> Int64 = {
             (try? manager.read { db -> Int64 in
                 var sum: Int64 = 0
@@ -85,7 +89,10 @@ extension SwiftWorkloads {
             let group = DispatchGroup()
             for _ in 0..<2 {
                 group.enter()
-                Thread { sums.add(readAll()); group.leave() }.start()
+                Thread {
+                    sums.add(readAll())
+                    group.leave()
+                }.start()
             }
             group.wait()
             return sums.total
@@ -96,20 +103,27 @@ extension SwiftWorkloads {
     /// their connection for 0.3 s (or with nothing else running).
     func sleepLatency(underLoad: Bool) throws -> Measured {
         let (manager, url) = try walManager("sleep-latency")
-        defer { manager.close(); Fixtures.remove(url.path) }
+        defer {
+            manager.close()
+            Fixtures.remove(url.path)
+        }
         let box = MeasuredBox()
         let done = DispatchSemaphore(value: 0)
         Task {
             var load: [Task<Void, Never>] = []
             if underLoad {
                 for index in 0..<4 {
-                    load.append(Task {
-                        if index % 2 == 0 {
-                            _ = try? await manager.read { db -> Int in Thread.sleep(forTimeInterval: 0.3); return 0 }
-                        } else {
-                            _ = try? await manager.write { db in Thread.sleep(forTimeInterval: 0.3) }
-                        }
-                    })
+                    load.append(
+                        Task {
+                            if index % 2 == 0 {
+                                _ = try? await manager.read { db -> Int in
+                                    Thread.sleep(forTimeInterval: 0.3)
+                                    return 0
+                                }
+                            } else {
+                                _ = try? await manager.write { db in Thread.sleep(forTimeInterval: 0.3) }
+                            }
+                        })
                 }
                 try? await Task.sleep(nanoseconds: 20_000_000)
             }

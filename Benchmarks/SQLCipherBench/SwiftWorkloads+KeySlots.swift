@@ -74,7 +74,8 @@ extension Fixtures {
         let manager = DatabaseManager(url: password)
         try manager.create(password: Self.password)
         try manager.execute("CREATE TABLE blob(id INTEGER PRIMARY KEY, data BLOB)")
-        try manager.execute("""
+        try manager.execute(
+            """
             WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT ?)
             INSERT INTO blob(data) SELECT randomblob(4000) FROM n
             """, megabytes * 256)

@@ -7,14 +7,15 @@ extension SwiftWorkloads {
     /// A read workload, `job.passes` full passes over the fixture on one open manager.
     func read() throws -> Measured {
         let passes = job.passes
-        let pass: (DatabaseManager) throws -> Int64 = switch job.workload {
-        case .readView: Self.readView
-        case .readBytes: Self.readBytes
-        case .fetchAll: Self.fetchAll
-        case .readLengths: Self.readLengths
-        case .readCursor: Self.readCursor
-        default: Self.readAll
-        }
+        let pass: (DatabaseManager) throws -> Int64 =
+            switch job.workload {
+            case .readView: Self.readView
+            case .readBytes: Self.readBytes
+            case .fetchAll: Self.fetchAll
+            case .readLengths: Self.readLengths
+            case .readCursor: Self.readCursor
+            default: Self.readAll
+            }
         return try onFixture { manager in
             try Measured.time { try (0..<passes).reduce(0) { sum, _ in sum + (try pass(manager)) } }
         }

@@ -22,7 +22,7 @@ struct CWorkloads {
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
         case .format: return Measured.time { cb_format_all(Int32(job.rows)) }
-        case .lookupsInRead, .lookupsPreparedInRead:
+        case .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookups(db, ids, Int32(ids.count)) } } }
         case .create: return try create()
@@ -44,7 +44,7 @@ struct CWorkloads {
             return try onFixture { db in Measured.time { cb_read_lengths(db, Int32(job.passes)) } }
         case .lookups, .lookupsPrepared:
             return try onFixture { db in Measured.time { cb_lookup_lengths(db, ids, Int32(ids.count)) } }
-        case .lookupsInRead, .lookupsPreparedInRead:
+        case .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead:
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookup_lengths(db, ids, Int32(ids.count)) } } }
         default: return nil
         }

@@ -75,7 +75,7 @@ final class Driver {
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential,
                 .sleepUnderLoad, .sleepAlone, .lookupsInRead,
-                .readLengths, .readCursor, .lookupsPreparedInRead:
+                .readLengths, .readCursor, .lookupsPreparedInRead, .lookupsLengthsInRead:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }
         }

@@ -54,6 +54,9 @@ struct Job: Hashable, Sendable {
         case readCursor = "read-cursor"
         /// Random PK lookups through one `PreparedStatement` inside one `read { }` (C: one transaction).
         case lookupsPreparedInRead = "lookups-prepared-in-read"
+        /// The same lookups with texts taken as UTF-8 byte counts in place (`withUTF8`): the work
+        /// C's `sqlite3_column_bytes` does, so the ratio is what `read { }` and the statement add.
+        case lookupsLengthsInRead = "lookups-lengths-in-read"
     }
 
     enum Implementation: String, Sendable {

@@ -94,6 +94,11 @@ extension Plan {
                 "\(lookups): `prepare` + `forEachRowView` inside one `read { }`", job(.lookupsPreparedInRead),
                 old: job(.lookupsPreparedInRead),
                 c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
+            // The same work on both sides: texts' byte counts (issue 11's goal, what `read { }` adds).
+            Self.seedRow(
+                "\(lookups): `prepare` + `forEachRowView` inside one `read { }`, texts as byte counts",
+                job(.lookupsLengthsInRead), old: job(.lookupsLengthsInRead),
+                c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             // The issue quotes no per-call GRDB figure (its `read { }` runs one transaction).
             Self.seedRow("\(lookups): `manager.fetchOne` per call", job(.lookups), old: job(.lookups), c: .lookups, goal: 1.05, grdb: nil),
             Self.seedRow(

@@ -61,4 +61,20 @@ extension SwiftWorkloads {
             return sum
         }
     }
+
+    /// ``lookupsPreparedInRead(_:_:)`` with each text taken as its UTF-8 byte count in place
+    /// (`withUTF8`) instead of a `String`: what the C side does (`sqlite3_column_bytes`).
+    static func lookupsLengthsInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
+        try manager.read { db in
+            let lookup = try db.prepare(Rows.lookupSQL)
+            var sum: Int64 = 0
+            for id in ids {
+                try lookup.forEachRowView(id) { row in
+                    sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                    for column in 1...4 { sum += row.withUTF8(column) { Int64($0.count) } }
+                }
+            }
+            return sum
+        }
+    }
 }

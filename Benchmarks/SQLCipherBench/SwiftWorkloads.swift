@@ -40,6 +40,9 @@ struct SwiftWorkloads {
         case .lookupsPreparedInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { manager in try Measured.time { try Self.lookupsPreparedInRead(manager, ids) } }
+        case .lookupsLengthsInRead:
+            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+            return try onFixture { manager in try Measured.time { try Self.lookupsLengthsInRead(manager, ids) } }
         case .format: return Measured.time { Self.formatAll(count: job.rows) }
         case .insertFormatted: return try insert(prepared: false, formatted: true)
         case .insertFormattedPrepared: return try insert(prepared: true, formatted: true)

@@ -149,11 +149,20 @@ extension Plan {
                 Job(.lookupsInRead, .swift, rows: lookupRows, count: lookupCount),
                 Job(.lookupsInRead, .c, rows: lookupRows, count: lookupCount),
             ], target: 1.05)
+        // The same lookups doing C's work (texts as byte counts, the seed's C baseline): what
+        // `read { }` and the statement add, without the Row and Strings fetchOne builds.
+        let sameWorkLookups = Comparison(
+            name:
+                "\(Self.label(lookupCount)) random PK lookups inside one read { } (prepared, texts as byte counts) vs raw C doing the same in one transaction, \(Self.label(lookupRows)) rows",
+            jobs: [
+                Job(.lookupsLengthsInRead, .swift, rows: lookupRows, count: lookupCount),
+                Job(.lookupsInRead, .cSeed, rows: lookupRows, count: lookupCount),
+            ], target: 1.05)
         let create = Comparison(
             name: "create a database: create(password:) + close vs raw C (one KDF)",
             jobs: [Job(.create, .swift, rows: rows), Job(.create, .c, rows: rows)], target: 1.05)
         return Section(
             key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
-            labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, create])
+            labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, sameWorkLookups, create])
     }
 }

@@ -21,6 +21,21 @@ extension SwiftWorkloads {
         }
     }
 
+    /// A lookup workload: `job.count` random primary keys of the fixture (drawn before the
+    /// timer), looked up the way `job.workload` names.
+    func lookups() throws -> Measured {
+        let ids = Rows.randomIDs(count: job.count, rows: job.rows)
+        let lookup: (DatabaseManager, [Int64]) throws -> Int64 =
+            switch job.workload {
+            case .lookupsPrepared: Self.lookupsPrepared
+            case .lookupsInRead: Self.lookupsInRead
+            case .lookupsPreparedInRead: Self.lookupsPreparedInRead
+            case .lookupsLengthsInRead: Self.lookupsLengthsInRead
+            default: Self.lookups
+            }
+        return try onFixture { manager in try Measured.time { try lookup(manager, ids) } }
+    }
+
     static func readAll(_ manager: DatabaseManager) throws -> Int64 {
         var sum: Int64 = 0
         try manager.withDatabase { db in

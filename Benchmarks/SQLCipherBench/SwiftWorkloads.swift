@@ -17,12 +17,7 @@ struct SwiftWorkloads {
         case .insert: return try insert(prepared: false, formatted: false)
         case .insertPrepared: return try insert(prepared: true, formatted: false)
         case .readView, .readBytes, .readAll, .fetchAll, .readLengths, .readCursor: return try read()
-        case .lookupsPrepared:
-            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
-            return try onFixture { manager in try Measured.time { try Self.lookupsPrepared(manager, ids) } }
-        case .lookups:
-            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
-            return try onFixture { manager in try Measured.time { try Self.lookups(manager, ids) } }
+        case .lookups, .lookupsPrepared, .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead: return try lookups()
         case .open: return try open()
         case .settingsLadder: return try settingsLadder()
         case .openLiveWAL: return try openLiveWAL()
@@ -34,15 +29,6 @@ struct SwiftWorkloads {
         case .readsSequential: return try twoReads(parallel: false)
         case .sleepUnderLoad: return try sleepLatency(underLoad: true)
         case .sleepAlone: return try sleepLatency(underLoad: false)
-        case .lookupsInRead:
-            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
-            return try onFixture { manager in try Measured.time { try Self.lookupsInRead(manager, ids) } }
-        case .lookupsPreparedInRead:
-            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
-            return try onFixture { manager in try Measured.time { try Self.lookupsPreparedInRead(manager, ids) } }
-        case .lookupsLengthsInRead:
-            let ids = Rows.randomIDs(count: job.count, rows: job.rows)
-            return try onFixture { manager in try Measured.time { try Self.lookupsLengthsInRead(manager, ids) } }
         case .format: return Measured.time { Self.formatAll(count: job.rows) }
         case .insertFormatted: return try insert(prepared: false, formatted: true)
         case .insertFormattedPrepared: return try insert(prepared: true, formatted: true)

@@ -8,6 +8,7 @@
 #endif
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift
 // cannot import. These helpers bind with a copy made by SQLite.
@@ -23,6 +24,24 @@ static inline int csqlcipher_bind_blob(sqlite3_stmt *stmt, int index, const void
 // into memory it frees without wiping. The bytes must outlive the statement's use of them.
 static inline int csqlcipher_bind_blob_nocopy(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_STATIC);
+}
+
+// MARK: - Compiles counted (CompileCounter.swift)
+
+// The authorizer callback: SQLite calls it while it compiles a statement (sqlite3_prepare_v2,
+// and the silent re-prepare inside sqlite3_step after a schema change), at least once for
+// every statement that returns columns (SQLITE_SELECT, SQLITE_PRAGMA). It only counts, and
+// allows everything.
+static int csqlcipher_compile_counted(void *counter, int action, const char *a, const char *b, const char *c, const char *d) {
+    (void)action; (void)a; (void)b; (void)c; (void)d;
+    *(uint64_t *)counter += 1;
+    return SQLITE_OK;
+}
+
+// Counts in `*counter` the statements the connection compiles (sqlite3_set_authorizer): while
+// the count is unchanged, no statement of the connection has been re-prepared.
+static inline int csqlcipher_count_compiles(sqlite3 *db, uint64_t *counter) {
+    return sqlite3_set_authorizer(db, csqlcipher_compile_counted, counter);
 }
 
 // MARK: - Rows copied out (Statement+Rows.swift)

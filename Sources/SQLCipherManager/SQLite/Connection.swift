@@ -57,6 +57,9 @@ final class Connection {
     /// `nil` for an in-memory database. When the path later names another file, the database
     /// was replaced under this connection.
     private(set) var identity: FileIdentity?
+    /// The statements this connection has compiled, re-prepares included (an authorizer that
+    /// only counts): how a statement knows its column names still hold.
+    let compiles = CompileCounter()
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     init(path: String, mode: Mode) throws {
@@ -76,6 +79,7 @@ final class Connection {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         identity = FileSystem.identity(of: path)
+        try check(csqlcipher_count_compiles(db, compiles.pointer))
     }
 
     deinit { close() }

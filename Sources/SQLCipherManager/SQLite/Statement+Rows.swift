@@ -27,20 +27,28 @@ extension Statement {
 
     // MARK: - Column names
 
-    /// The column names (`sqlite3_column_name`), read once per statement and afterwards only
-    /// compared with SQLite's, byte for byte, without building a `String`: every ``Row`` of the
+    /// The column names (`sqlite3_column_name`), read once per statement: every ``Row`` of the
     /// statement shares one array. SQLite 3.15 re-prepares a statement silently inside
-    /// `sqlite3_step` after a schema change (a `SELECT *` may then name other columns), which
-    /// the comparison sees.
+    /// `sqlite3_step` after a schema change (a `SELECT *` may then name other columns). A
+    /// re-prepare compiles, which the connection's ``CompileCounter`` counts: while the count
+    /// is the one the names were last checked at, they hold without a C call; after any
+    /// compile on the connection they are compared with SQLite's, byte for byte, once.
     func currentColumnNames() -> [String] {
-        if let names = cachedColumnNames,
-            packedColumnNames.withUnsafeBufferPointer({ csqlcipher_column_names_equal(handle, $0.baseAddress, Int32(names.count)) }) != 0
-        {
-            return names
+        let compile = compiles.value
+        if let names = cachedColumnNames {
+            if compile == columnNamesCompile { return names }
+            let equal = packedColumnNames.withUnsafeBufferPointer {
+                csqlcipher_column_names_equal(handle, $0.baseAddress, Int32(names.count))
+            }
+            if equal != 0 {
+                columnNamesCompile = compile
+                return names
+            }
         }
         let names = columnNames
         cachedColumnNames = names
         packedColumnNames = names.flatMap { $0.utf8CString } + [0]
+        columnNamesCompile = compile
         return names
     }
 }

@@ -18,6 +18,11 @@ final class Statement {
     var cachedColumnNames: [String]?
     /// The same names as NUL-terminated UTF-8, one after the other, for the comparison.
     var packedColumnNames: [CChar] = []
+    /// The connection's compile count when ``cachedColumnNames`` were last known to be the
+    /// statement's: while it is unchanged the statement cannot have been re-prepared.
+    var columnNamesCompile: UInt64 = 0
+    /// The connection's ``CompileCounter`` (kept here: the unowned connection is costly to load).
+    let compiles: CompileCounter
     /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     private(set) var generation: UInt64 = 0
@@ -31,6 +36,7 @@ final class Statement {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        compiles = connection.compiles
     }
 
     deinit { if !isFinalized { sqlite3_finalize(handle) } }

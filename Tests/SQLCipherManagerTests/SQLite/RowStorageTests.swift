@@ -75,6 +75,46 @@ import Testing
     }
 }
 
+extension RowStorageTests {
+    /// The schema changed by another connection: the cached statement is re-prepared inside
+    /// the step with nothing else compiled on this connection since its last row (so only
+    /// the compile count's view of the re-prepare itself can tell), through each path that
+    /// copies a row: `fetchOne` variadic, `fetchOne` with a pack, a prepared statement's
+    /// `RowView.row`.
+    @Test func rowsReportTheNamesOfASchemaAnotherConnectionChanged() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(a, b)")
+        try manager.execute("INSERT INTO t VALUES (1, 2)")
+        let other = dir.manager()
+        try other.open(password: "secret")
+        let scripts = [
+            "DROP TABLE t; CREATE TABLE t(x, y); INSERT INTO t VALUES (3, 4)",
+            "ALTER TABLE t ADD COLUMN z",
+            "DROP TABLE t; CREATE TABLE t(p, q); INSERT INTO t VALUES (5, 6)",
+        ]
+        let names = [["a", "b"], ["x", "y"], ["x", "y", "z"], ["p", "q"]]
+        let paths: [(DatabaseManager) throws -> [String]?] = [
+            { try $0.fetchOne("SELECT * FROM t")?.columnNames },
+            { try $0.fetchOne("SELECT * FROM t WHERE 1 = ?", 1)?.columnNames },
+            { manager in
+                try manager.withDatabase { db in
+                    var seen: [String]?
+                    try db.forEachRowView("SELECT * FROM t") { seen = $0.row.columnNames }
+                    return seen
+                }
+            },
+        ]
+        for (round, script) in scripts.enumerated() {
+            let path = paths[round]
+            #expect(try path(manager) == names[round])
+            #expect(try path(manager) == names[round])  // unchanged count: the cached names
+            try other.executeScript(script)
+            #expect(try path(manager) == names[round + 1], "after: \(script)")
+        }
+        #expect(try manager.fetchOne("SELECT * FROM t")?["q"] == .integer(6))
+    }
+}
+
 /// Runs `body` on a thread of its own and waits for its value.
 private func onAnotherThread<Value>(_ body: @escaping @Sendable () throws -> Value) throws -> Value {
     let box = ResultBox<Value>()

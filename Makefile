@@ -6,7 +6,7 @@ SWIFT ?= swift
 # prints no "prohibited flag" warning for the libsecret target.
 export PKG_CONFIG_PATH := $(CURDIR)/.build/scm-pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: deps build demo test docs format format-check sanitize bench bench-quick fuzz clean
+.PHONY: deps build demo test docs format format-check sanitize bench bench-quick bench-grdb fuzz clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -72,6 +72,16 @@ bench: deps
 
 bench-quick: deps
 	$(SWIFT) run SQLCipherBench --quick
+
+# GRDB 7.8 side by side (manual, not in CI; BENCHMARKS.md): GRDB's sources from a local checkout
+# (GRDB_REPO, tag GRDB_TAG), built in .build/grdb-comparison; RUNS=1 INSTR=--instructions for callgrind.
+BENCH_DIR ?= .build/bench-fixtures
+RUNS ?= 5
+bench-grdb: deps
+	SWIFT="$(SWIFT)" Benchmarks/GRDBComparison/prepare.sh
+	$(SWIFT) build -c release --product SQLCipherBench
+	.build/release/SQLCipherBench --only seed --dir $(BENCH_DIR) --fixtures-only
+	python3 Benchmarks/GRDBComparison/run.py $(BENCH_DIR) $(RUNS) $(INSTR)
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz

@@ -31,6 +31,7 @@ final class Driver {
         defer { if options.directory == nil { try? FileManager.default.removeItem(at: fixtures.directory) } }
         Report.header(options: options, directory: fixtures.directory)
         try prepareFixtures(for: sections.flatMap { $0.comparisons.flatMap(\.jobs) })
+        if options.fixturesOnly { return true }
         if options.instructions { callgrindExecutable = try Child.strippedCopy(in: fixtures.directory) }
         var consistent = true
         for section in sections {

@@ -10,6 +10,8 @@ struct Options {
     var directory: URL?
     /// Count instructions under callgrind instead of timing (repeatable on a busy machine).
     var instructions = false
+    /// Build the selected sections' fixtures in `--dir` and stop (for the GRDB side-by-side).
+    var fixturesOnly = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.map { Substring($0) }[...]
@@ -19,8 +21,11 @@ struct Options {
             case "--runs": runs = try Self.number(rest.popFirst(), for: argument)
             case "--only": only = Set((rest.popFirst() ?? "").split(separator: ",").map(String.init))
             case "--instructions": instructions = true
+            case "--fixtures-only": fixturesOnly = true
             case "--dir": directory = rest.popFirst().map { URL(fileURLWithPath: String($0)) }
-            default: throw BenchError.failed("unknown option \(argument); use --quick, --runs N, --only a,b, --dir PATH, --instructions")
+            default:
+                throw BenchError.failed(
+                    "unknown option \(argument); use --quick, --runs N, --only a,b, --dir PATH, --instructions, --fixtures-only")
             }
         }
         if (quick || instructions) && !arguments.contains("--runs") { runs = 1 }

@@ -69,6 +69,9 @@ import Testing
             var kept: RowView?
             try manager.withDatabase { db in try db.forEachRowView("SELECT x FROM t") { kept = $0 } }
             manager.close()
+            // The child stops at the precondition, so no deinit removes its folder: remove it
+            // now (the statement the RowView refers to is finalized, not in that folder).
+            try FileManager.default.removeItem(at: dir.url)
             _ = kept?.int64(0)
         }
         let message = String(decoding: stopped.standardErrorContent, as: UTF8.self)

@@ -19,12 +19,7 @@ extension Database {
 
     /// Every row of a query with parameters bound by name, as the named `execute` binds them.
     public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
-        try query(sql, .named(arguments)) { statement in
-            let names = statement.currentColumnNames()
-            var rows: [Row] = []
-            while try statement.step() { rows.append(Row(columnNames: names, storage: statement.rowStorage())) }
-            return rows
-        }
+        try fetchAll(sql, .named(arguments))
     }
 
     /// The first row of a query with parameters bound by name, or `nil`.

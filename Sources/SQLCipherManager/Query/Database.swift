@@ -79,10 +79,27 @@ public final class Database {
     }
 
     /// Every row of a query.
+    ///
+    /// The rows share their column names and are packed side by side in blocks of up to
+    /// 16 KiB (a row of more than 4 KiB of values gets one of its own), so that many rows cost
+    /// few allocations; a kept row keeps its block alive.
     public func fetchAll(_ sql: String, arguments: [DatabaseValue]) throws -> [Row] {
-        var rows: [Row] = []
-        try forEachRow(sql, arguments: arguments) { rows.append($0) }
-        return rows
+        try fetchAll(sql, .values(arguments))
+    }
+
+    /// Every fetchAll's path: the rows copied into one ``RowArena``, with the names of the
+    /// first step (a statement re-prepared by it has its new ones).
+    func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
+        try query(sql, arguments) { statement in
+            var rows: [Row] = []
+            var arena = RowArena()
+            guard try statement.step() else { return rows }
+            let names = statement.currentColumnNames()
+            repeat {
+                rows.append(Row(columnNames: names, storage: statement.rowStorage(in: &arena)))
+            } while try statement.step()
+            return rows
+        }
     }
 
     /// The first row of a query, or `nil`.

@@ -3,8 +3,10 @@
 /// One result row: column names and values, copied out of the statement.
 ///
 /// The values of a row live in one heap block (its texts and blobs included), and the rows of
-/// one query share one array of column names, so that a `fetchAll` of many rows costs one
-/// allocation per row. ``values`` and the subscripts build each ``DatabaseValue`` on demand.
+/// one query share one array of column names. The rows of one `fetchAll` are packed side by
+/// side in shared blocks of up to 16 KiB (a row of more than 4 KiB gets its own), so many rows
+/// cost few allocations and a kept row keeps at most one such block alive. ``values`` and the
+/// subscripts build each ``DatabaseValue`` on demand.
 public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The column names, in select order.
     public let columnNames: [String]
@@ -67,7 +69,7 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
 
     /// Rows are equal when their column names and values are.
     public static func == (lhs: Row, rhs: Row) -> Bool {
-        lhs.columnNames == rhs.columnNames && (lhs.storage.buffer === rhs.storage.buffer || lhs.values == rhs.values)
+        lhs.columnNames == rhs.columnNames && (lhs.storage.isSame(as: rhs.storage) || lhs.values == rhs.values)
     }
 
     /// Hashes the column names and the values.

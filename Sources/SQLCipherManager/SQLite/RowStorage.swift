@@ -5,48 +5,71 @@ import Foundation
 /// One row's values in one allocation: a storage-class tag per column, an 8-byte cell per
 /// column (the integer, the double's bits, or where a text or blob's bytes start and how many
 /// there are), then the text and blob bytes one after the other. A ``Row`` of many columns
-/// costs one heap block instead of an array plus one per text.
+/// costs one heap block instead of an array plus one per text; the rows of one `fetchAll`
+/// are packed side by side in shared blocks of at most ``RowArena/blockLimit`` bytes
+/// (``RowArena``), each row at its own ``offset``.
 @usableFromInline
 struct RowStorage {
-    /// The storage classes, as tags.
     /// The storage classes, as SQLite numbers them (`SQLITE_INTEGER` … `SQLITE_NULL`).
     enum Tag: UInt8 {
         case integer = 1
         case real, text, blob, null
     }
 
-    /// The heap block: the tags, cells and bytes (its header is unused: the count is kept
-    /// beside the reference, so reading a value touches no class property).
+    /// The heap block: the tags, cells and bytes of one row, or of several side by side (its
+    /// header is unused: the count and offset are kept beside the reference, so reading a
+    /// value touches no class property).
     final class Buffer: ManagedBuffer<Void, UInt64> {}
 
     let buffer: Buffer
+    /// Where this row starts in ``buffer``, in bytes (a multiple of 8; 0 for a block of its own).
+    let offset: Int32
     /// The number of columns.
-    @usableFromInline let count: Int
+    @usableFromInline let columns: Int32
+
+    /// The number of columns.
+    @inlinable var count: Int { Int(columns) }
 
     /// Where the cells start: after the tags, rounded up to 8 bytes.
     static func cellsOffset(count: Int) -> Int { (count + 7) & ~7 }
     /// Where the bytes start.
     static func bytesOffset(count: Int) -> Int { cellsOffset(count: count) + 8 * count }
+    /// The bytes a row of `count` columns and `byteCount` bytes of text and blobs takes,
+    /// rounded up to 8.
+    static func size(count: Int, byteCount: Int) -> Int { (bytesOffset(count: count) + byteCount + 7) & ~7 }
 
     /// A storage for `count` columns and `byteCount` bytes of text and blobs, for `fill` to
     /// write once, before it is shared: it is never written after.
     static func make(count: Int, byteCount: Int, _ fill: (inout RowStorage.Writer) -> Void) -> RowStorage {
-        make(count: count, byteCount: byteCount) { base in
-            var writer = Writer(base: base, count: count)
-            fill(&writer)
-        }
+        let (storage, base) = allocate(count: count, byteCount: byteCount)
+        var writer = Writer(base: base, count: count)
+        fill(&writer)
+        return storage
     }
 
-    /// A storage for `count` columns and `byteCount` bytes, for `fill` to write from its start
-    /// (8-byte aligned) once, before it is shared.
-    static func make(count: Int, byteCount: Int, raw fill: (UnsafeMutableRawPointer) -> Void) -> RowStorage {
-        // Offsets and lengths are 32-bit (a text or blob is at most 2 GiB in SQLite).
-        precondition(byteCount <= Int(UInt32.max), "a row of more than 4 GiB of text and blobs")
-        let words = (bytesOffset(count: count) + byteCount + 7) / 8
-        let created = Buffer.create(minimumCapacity: words) { _ in }
+    /// A block of its own for `count` columns and `byteCount` bytes, and where to write them
+    /// (8-byte aligned), once, before the storage is shared.
+    static func allocate(count: Int, byteCount: Int) -> (RowStorage, UnsafeMutableRawPointer) {
+        checkSize(byteCount)
+        let created = Buffer.create(minimumCapacity: size(count: count, byteCount: byteCount) / 8) { _ in }
         let buffer = unsafeDowncast(created, to: Buffer.self)
-        buffer.withUnsafeMutablePointerToElements { fill(UnsafeMutableRawPointer($0)) }
-        return RowStorage(buffer: buffer, count: count)
+        let base = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+        return (RowStorage(buffer: buffer, offset: 0, columns: Int32(truncatingIfNeeded: count)), base)
+    }
+
+    /// Offsets and lengths are 32-bit (a text or blob is at most 2 GiB in SQLite).
+    static func checkSize(_ byteCount: Int) {
+        precondition(byteCount <= Int(UInt32.max), "a row of more than 4 GiB of text and blobs")
+    }
+
+    /// `true` when both are the same row's bytes (one block, one offset: the rows of a
+    /// ``RowArena`` share blocks).
+    func isSame(as other: RowStorage) -> Bool { buffer === other.buffer && offset == other.offset }
+
+    /// The row's first byte (its tags) in ``buffer``, valid during `body`.
+    @inline(__always)
+    func withBase<R>(_ body: (UnsafeRawPointer) -> R) -> R {
+        buffer.withUnsafeMutablePointerToElements { body(UnsafeRawPointer($0) + Int(offset)) }
     }
 
     /// Writes the tags, cells and bytes of a new storage.
@@ -81,8 +104,7 @@ struct RowStorage {
     /// The value at `index` (in range).
     @usableFromInline
     func value(at index: Int) -> DatabaseValue {
-        buffer.withUnsafeMutablePointerToElements { elements in
-            let base = UnsafeRawPointer(elements)
+        withBase { base in
             let bits = base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
             switch Tag(rawValue: base.load(fromByteOffset: index, as: UInt8.self)) ?? .null {
             case .null: return .null
@@ -99,8 +121,7 @@ struct RowStorage {
     /// The text at `index` when the column is TEXT, else `nil` (no ``DatabaseValue`` built).
     @usableFromInline
     func text(at index: Int) -> String? {
-        buffer.withUnsafeMutablePointerToElements { elements in
-            let base = UnsafeRawPointer(elements)
+        withBase { base in
             guard base.load(fromByteOffset: index, as: UInt8.self) == Tag.text.rawValue else { return nil }
             let bits = base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
             return String(decoding: Self.bytes(base, count: count, bits: bits).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
@@ -120,8 +141,7 @@ struct RowStorage {
     }
 
     private func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
-        buffer.withUnsafeMutablePointerToElements { elements in
-            let base = UnsafeRawPointer(elements)
+        withBase { base in
             guard base.load(fromByteOffset: index, as: UInt8.self) == tag.rawValue else { return nil }
             return base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
         }
@@ -162,6 +182,8 @@ extension RowStorage.Writer {
     }
 }
 
-// The buffer is written once inside `make`, before any reference to it escapes, and never
-// after: every later access only reads it, so sharing it between threads is safe.
+// A row's bytes are written once, before the row is handed to anyone (`make`, `allocate`),
+// and never after; a ``RowArena`` writes later rows only into bytes of the block no row
+// handed out covers, and only before its `fetchAll` returns the rows (one thread). Every
+// later access only reads, so sharing rows between threads is safe.
 extension RowStorage: @unchecked Sendable {}

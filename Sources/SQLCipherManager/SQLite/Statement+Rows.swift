@@ -4,23 +4,33 @@ import Foundation
 // MARK: - Rows copied out of the current step
 
 extension Statement {
-    /// The current row's values copied into one ``RowStorage`` block, in two C loops: each
-    /// column's value, storage class and length, and the texts' and blobs' total
+    /// The current row's values copied into one ``RowStorage`` block of its own, in two C
+    /// loops: each column's value, storage class and length, and the texts' and blobs' total
     /// (`csqlcipher_row_shape`: `sqlite3_column_value`, `sqlite3_value_type`, `_bytes`), then,
     /// once the block is allocated, the values themselves (`csqlcipher_row_copy`:
     /// `sqlite3_value_int64` / `_double` / `_text` / `_blob`): one column lookup per column.
     func rowStorage() -> RowStorage {
+        rowStorage { RowStorage.allocate(count: $0, byteCount: $1) }
+    }
+
+    /// The current row copied as ``rowStorage()`` does, into `arena`'s shared block.
+    func rowStorage(in arena: inout RowArena) -> RowStorage {
+        rowStorage { arena.allocate(count: $0, byteCount: $1) }
+    }
+
+    @inline(__always)
+    private func rowStorage(_ allocate: (Int, Int) -> (RowStorage, UnsafeMutableRawPointer)) -> RowStorage {
         let count = columnCount
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: Swift.max(count, 1)) { shape in
             withUnsafeTemporaryAllocation(of: OpaquePointer?.self, capacity: Swift.max(count, 1)) { values in
                 guard let shapeBase = shape.baseAddress, let valueBase = values.baseAddress else { return RowStorage.make([]) }
                 let byteCount = Int(csqlcipher_row_shape(handle, Int32(count), shapeBase, valueBase))
-                return RowStorage.make(count: count, byteCount: byteCount) { base in
-                    let tags = base.assumingMemoryBound(to: UInt8.self)
-                    let cells = (base + RowStorage.cellsOffset(count: count)).assumingMemoryBound(to: Int64.self)
-                    let bytes = (base + RowStorage.bytesOffset(count: count)).assumingMemoryBound(to: UInt8.self)
-                    csqlcipher_row_copy(Int32(count), shapeBase, valueBase, tags, cells, bytes)
-                }
+                let (storage, base) = allocate(count, byteCount)
+                let tags = base.assumingMemoryBound(to: UInt8.self)
+                let cells = (base + RowStorage.cellsOffset(count: count)).assumingMemoryBound(to: Int64.self)
+                let bytes = (base + RowStorage.bytesOffset(count: count)).assumingMemoryBound(to: UInt8.self)
+                csqlcipher_row_copy(Int32(count), shapeBase, valueBase, tags, cells, bytes)
+                return storage
             }
         }
     }

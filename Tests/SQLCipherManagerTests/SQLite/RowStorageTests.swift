@@ -79,8 +79,8 @@ extension RowStorageTests {
     /// The schema changed by another connection: the cached statement is re-prepared inside
     /// the step with nothing else compiled on this connection since its last row (so only
     /// the compile count's view of the re-prepare itself can tell), through each path that
-    /// copies a row: `fetchOne` variadic, `fetchOne` with a pack, a prepared statement's
-    /// `RowView.row`.
+    /// copies a row: `fetchOne` variadic, `fetchOne` with a pack, `fetchAll` with named
+    /// arguments (its names are read after the first step), `RowView.row`.
     @Test func rowsReportTheNamesOfASchemaAnotherConnectionChanged() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(a, b)")
@@ -91,11 +91,13 @@ extension RowStorageTests {
             "DROP TABLE t; CREATE TABLE t(x, y); INSERT INTO t VALUES (3, 4)",
             "ALTER TABLE t ADD COLUMN z",
             "DROP TABLE t; CREATE TABLE t(p, q); INSERT INTO t VALUES (5, 6)",
+            "DROP TABLE t; CREATE TABLE t(m, n); INSERT INTO t VALUES (7, 8)",
         ]
-        let names = [["a", "b"], ["x", "y"], ["x", "y", "z"], ["p", "q"]]
+        let names = [["a", "b"], ["x", "y"], ["x", "y", "z"], ["p", "q"], ["m", "n"]]
         let paths: [(DatabaseManager) throws -> [String]?] = [
             { try $0.fetchOne("SELECT * FROM t")?.columnNames },
             { try $0.fetchOne("SELECT * FROM t WHERE 1 = ?", 1)?.columnNames },
+            { try $0.fetchAll("SELECT * FROM t WHERE 1 = :one", arguments: ["one": 1]).first?.columnNames },
             { manager in
                 try manager.withDatabase { db in
                     var seen: [String]?
@@ -111,7 +113,7 @@ extension RowStorageTests {
             try other.executeScript(script)
             #expect(try path(manager) == names[round + 1], "after: \(script)")
         }
-        #expect(try manager.fetchOne("SELECT * FROM t")?["q"] == .integer(6))
+        #expect(try manager.fetchOne("SELECT * FROM t")?["n"] == .integer(8))
     }
 }
 

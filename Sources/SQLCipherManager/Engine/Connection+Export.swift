@@ -34,6 +34,9 @@ extension Connection {
     ///
     /// Foreign keys are off during the copy (rows arrive table by table). A WAL database is
     /// read through its `-wal` like any reader does, so the copy holds every committed page.
+    /// The copy is written as scratch (`journal_mode = MEMORY`, `synchronous = OFF` on
+    /// `scm_export`): it has no `-journal` and is not flushed here; the caller must `fsync` it
+    /// before relying on it.
     /// `progress` hears the fraction of the source's size written.
     func export(to target: ExportTarget, progress: ProgressReporter) throws -> ExportResult {
         let isWAL = try text("PRAGMA main.journal_mode")?.lowercased() == "wal"
@@ -79,6 +82,11 @@ extension Connection {
         let autoVacuum = try int64("PRAGMA main.auto_vacuum") ?? 0
         // A small page cache makes the copy reach the disk as it goes, which is what progress measures.
         try executeScript("PRAGMA \(schema).auto_vacuum = \(autoVacuum); PRAGMA \(schema).cache_size = 256")
+        // The copy is scratch until it is installed: a failure or a crash before then discards
+        // it (journal phase `export`). So it keeps no rollback journal on disk (an empty file
+        // has no old pages to journal) and SQLite does not fsync it at the commit: the caller
+        // flushes it once, before it can be installed (see ExportOperation).
+        try executeScript("PRAGMA \(schema).journal_mode = MEMORY; PRAGMA \(schema).synchronous = OFF")
         let expected = Double(max(FileSystem.size(of: path) ?? 1, 1))
         setProgressHandler(every: 4000) {
             progress(0.9 * Double(FileSystem.size(of: target.path) ?? 0) / expected)

@@ -98,7 +98,7 @@ struct ExportOperation {
         reporter(1)
     }
 
-    /// Writes the copy, verifies it on a fresh connection, flushes it and returns its fingerprint (``FileSystem/fingerprint(of:)``),
+    /// Writes the copy, verifies it on a fresh connection while flushing it, and returns its fingerprint (``FileSystem/fingerprint(of:)``),
     /// which the journal records so that recovery installs only this very file.
     private func exportAndVerify(source: Connection, progress: ProgressReporter) throws -> String {
         try FileSystem.removeDatabaseFiles(copy.path)
@@ -108,7 +108,15 @@ struct ExportOperation {
         // The copy is as private as the source; a plaintext copy is readable by its owner only.
         try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
         let result = try source.export(to: copy, progress: progress)
+        // SQLite did not flush the copy (it is scratch until installed): it reaches the disk
+        // while it is verified, and must be there before it is fingerprinted and journalled
+        // for the install. Every path out waits for the flush.
+        let flush = try FileSystem.BackgroundSync(copy.path)
+        defer { try? flush.wait() }
         try verifyCopy(result)
+        try flush.wait()
+        // Whatever the verification wrote (the switch to WAL) is flushed too.
+        try FileSystem.sync(copy.path)
         return try FileSystem.fingerprint(of: copy.path)
     }
 
@@ -158,7 +166,7 @@ struct ExportOperation {
 
     /// Opens the copy on a fresh connection with its own key and settings and checks
     /// `PRAGMA integrity_check`, the schema, every table's row count, `user_version` and
-    /// `application_id`; puts it in WAL mode when the source was; flushes it (`fsync`).
+    /// `application_id`; puts it in WAL mode when the source was. The caller flushes it.
     private func verifyCopy(_ result: ExportResult) throws {
         do {
             let connection = try openCopy()
@@ -180,7 +188,6 @@ struct ExportOperation {
             if case .verificationFailed = error { throw error }
             throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
         }
-        try FileSystem.sync(copy.path)
     }
 
     /// A fresh connection to the copy: keyed like the target will be, or plaintext.

@@ -14,3 +14,38 @@ extension FileSystem {
         try sync(DatabaseFile(path: path).directory)
     }
 }
+
+// MARK: - Flush beside other work
+
+extension FileSystem {
+    /// A flush (`fsync`) of one file that runs on another thread, so that the disk writes the
+    /// file while the caller goes on (the export engine verifies its copy meanwhile). The file
+    /// is opened at once, on the caller's thread, so the flush is of the very file named now.
+    /// ``wait()`` returns when the flush has ended and throws its failure: call it before
+    /// relying on the file being on disk.
+    final class BackgroundSync: @unchecked Sendable {
+        // @unchecked: `failure` is written once, on the flush's thread, before `done` is
+        // left; it is read only after `done.wait()`, which orders the read after that write.
+        private var failure: Failure?
+        private let done = DispatchGroup()
+
+        /// Opens `path` (`open(O_RDONLY)`, which throws here) and starts its `fsync` on a global queue.
+        init(_ path: String) throws(Failure) {
+            let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, .readOnly) }
+            DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+                defer { POSIX.close(fd) }
+                do throws(Failure) {
+                    try attempt("fsync", path) { () throws(Errno) in try POSIX.sync(fd) }
+                } catch {
+                    failure = error
+                }
+            }
+        }
+
+        /// Waits for the flush to end; throws its failure (every call does).
+        func wait() throws(Failure) {
+            done.wait()
+            if let failure { throw failure }
+        }
+    }
+}

@@ -79,6 +79,8 @@ enum FaultInjection {
         case after(TimeInterval)
         /// This many seconds after the file at `path` first contains `text` (polled every 50 µs).
         case afterFileContains(path: String, text: String, delay: TimeInterval)
+        /// As soon as the file at `path` holds at least `bytes` bytes (polled every 50 µs).
+        case afterFileReaches(path: String, bytes: Int)
         /// No kill: once the file at `path` contains `text`, stop the helper (SIGSTOP), run
         /// `body`, then let it go on (SIGCONT) and finish.
         case pauseWhenFileContains(path: String, text: String, body: () -> Void)
@@ -105,6 +107,9 @@ enum FaultInjection {
         case .afterFileContains(let path, let text, let delay):
             waitUntil(process, fileAt: path, contains: text)
             Thread.sleep(forTimeInterval: delay)
+            sendKill(process)
+        case .afterFileReaches(let path, let bytes):
+            while process.isRunning, (FileSystem.size(of: path) ?? 0) < bytes { usleep(50) }
             sendKill(process)
         case .pauseWhenFileContains(let path, let text, let body):
             waitUntil(process, fileAt: path, contains: text)

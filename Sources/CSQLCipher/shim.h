@@ -12,8 +12,9 @@
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift
 // cannot import. These helpers bind with a copy made by SQLite.
-static inline int csqlcipher_bind_text(sqlite3_stmt *stmt, int index, const char *text, int length) {
-    return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
+// A NULL `text` (the base of an empty buffer) binds an empty text, not NULL.
+static inline int csqlcipher_bind_text(sqlite3_stmt *stmt, int index, const void *text, int length) {
+    return sqlite3_bind_text(stmt, index, text ? (const char *)text : "", length, SQLITE_TRANSIENT);
 }
 
 static inline int csqlcipher_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int length) {

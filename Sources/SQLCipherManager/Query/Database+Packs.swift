@@ -16,8 +16,9 @@ extension Database {
     ///   parameters, `misuse` once the database is closed, and any error of the statement.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws {
-        let statement = try statementToRebind(sql)
-        try statement.bind(pack: repeat each values)
+        let statement = try statementToRebind(sql, count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
         try statement.runToEnd()
     }
 
@@ -25,8 +26,9 @@ extension Database {
     /// `execute(_:_:)`).
     @inlinable
     public func fetchOne<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws -> Row? {
-        let statement = try statementToRebind(sql)
-        try statement.bind(pack: repeat each values)
+        let statement = try statementToRebind(sql, count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
         return try firstRow(of: statement)
     }
 
@@ -47,7 +49,9 @@ extension Database {
     public func fetchCursor<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws -> RowCursor {
         let statement = try leasedStatement(sql)
         do {
-            try statement.bind(pack: repeat each values)
+            try statement.checkArgumentCount(Statement.count(of: repeat (each Value).self))
+            var index: Int32 = 0
+            repeat try (each values).bind(to: statement.binder(after: &index))
         } catch {
             endLease(statement)
             throw error
@@ -58,10 +62,13 @@ extension Database {
     // MARK: - Paths
 
     /// The cached statement for `sql`, reset but keeping its old bindings, for a caller that
-    /// rebinds every parameter (no `sqlite3_clear_bindings`); `misuse` once closed.
+    /// rebinds every parameter (no `sqlite3_clear_bindings`); `misuse` once closed, `range`
+    /// unless it has `count` parameters.
     @usableFromInline
-    func statementToRebind(_ sql: String) throws -> Statement {
-        try liveConnection(sql).cachedStatement(sql, clearingBindings: false)
+    func statementToRebind(_ sql: String, count: Int) throws -> Statement {
+        let statement = try liveConnection(sql).cachedStatement(sql, clearingBindings: false)
+        try statement.checkArgumentCount(count)
+        return statement
     }
 
     /// A statement of its own for a cursor (see `Connection.leaseStatement`).

@@ -38,7 +38,9 @@ public final class PreparedStatement {
     ///   number of parameters, and any error of the statement.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
-        try bind(repeat each values)
+        try checkBinding(count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
         try run()
     }
 
@@ -51,49 +53,35 @@ public final class PreparedStatement {
     public func forEachRowView<each Value: DatabaseValueConvertible>(
         _ values: repeat each Value, body: (RowView) throws -> Void
     ) throws {
-        try bind(repeat each values)
+        try checkBinding(count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
         try query(body)
     }
 
     /// Binds `values` and returns the first result row as a ``Row``, or `nil`.
     @inlinable
     public func fetchOne<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws -> Row? {
-        try bind(repeat each values)
+        try checkBinding(count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
         return try first()
     }
 
     // MARK: - Binding
 
-    /// Binds each value at its index through its own ``DatabaseValueConvertible/bind(to:)``.
-    /// Inlined at the call site, so specialised for the argument types: no existential, no
-    /// array, no ``DatabaseValue`` for the built-in types. The statement is always reset after
-    /// a run (`defer`), so the previous bindings are simply overwritten: no
-    /// `sqlite3_clear_bindings` per run.
-    ///
-    /// The loop is written here rather than calling `Statement.bind(pack:)`: Swift 6.3 compiles
-    /// it 400 instructions per 8-value row cheaper in this class (measured with callgrind).
-    @inlinable
-    func bind<each Value: DatabaseValueConvertible>(_ values: repeat each Value) throws {
-        var count: Int32 = 0
-        for _ in repeat (each Value).self { count += 1 }
-        try checkBinding(count: count)
-        var index: Int32 = 0
-        repeat try (each values).bind(to: binder(after: &index))
-    }
-
-    /// The binder of the parameter that follows `index`, which it advances.
-    @inlinable
-    func binder(after index: inout Int32) -> DatabaseValueBinder {
-        index += 1
-        return DatabaseValueBinder(statement: statement, index: index)
-    }
+    // Each entry point binds its values in its own body (see Statement+Packs.swift): each value
+    // through its own ``DatabaseValueConvertible/bind(to:)``, specialised for the argument
+    // types (no existential, no array, no ``DatabaseValue`` for the built-in types). The
+    // statement is always reset after a run (`defer`), so the previous bindings are simply
+    // overwritten: no `sqlite3_clear_bindings` per run.
 
     /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made), `range`
     /// unless the statement has `count` parameters.
     @usableFromInline
-    func checkBinding(count: Int32) throws {
+    func checkBinding(count: Int) throws {
         try checkOpen()
-        try statement.checkArgumentCount(Int(count))
+        try statement.checkArgumentCount(count)
     }
 
     /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made).

@@ -20,24 +20,26 @@ import Foundation
 ///
 /// A binder is valid only during the `bind(to:)` call that receives it.
 public struct DatabaseValueBinder {
-    @usableFromInline let statement: Statement
+    /// The statement, not retained: a binder lives only during the `bind(to:)` call of a caller
+    /// that holds the statement, and a strong reference cost a retain and a release per value.
+    @usableFromInline let statement: Unmanaged<Statement>
     /// The 1-based parameter index.
     @usableFromInline let index: Int32
 
     @usableFromInline
     init(statement: Statement, index: Int32) {
-        self.statement = statement
+        self.statement = .passUnretained(statement)
         self.index = index
     }
 
     // MARK: - Binding
 
-    func bind(_ value: DatabaseValue) throws { try statement.bind(value, at: index) }
-    func bind(int64 value: Int64) throws { try statement.bind(int64: value, at: index) }
-    func bind(double value: Double) throws { try statement.bind(double: value, at: index) }
-    func bind(text value: String) throws { try statement.bind(text: value, at: index) }
-    func bind(blob value: Data) throws { try statement.bind(blob: value, at: index) }
-    func bindNull() throws { try statement.bindNull(at: index) }
+    func bind(_ value: DatabaseValue) throws { try statement._withUnsafeGuaranteedRef { try $0.bind(value, at: index) } }
+    func bind(int64 value: Int64) throws { try statement._withUnsafeGuaranteedRef { try $0.bind(int64: value, at: index) } }
+    func bind(double value: Double) throws { try statement._withUnsafeGuaranteedRef { try $0.bind(double: value, at: index) } }
+    func bind(text value: String) throws { try statement._withUnsafeGuaranteedRef { try $0.bind(text: value, at: index) } }
+    func bind(blob value: Data) throws { try statement._withUnsafeGuaranteedRef { try $0.bind(blob: value, at: index) } }
+    func bindNull() throws { try statement._withUnsafeGuaranteedRef { try $0.bindNull(at: index) } }
 }
 
 // A binder wraps a non-thread-safe statement for the duration of one call.

@@ -113,17 +113,22 @@ final class Statement {
         try check(bindResult: sqlite3_bind_null(handle, index))
     }
 
-    /// Binds text (copied by SQLite) at a 1-based index. Native strings expose their UTF-8 in
-    /// place (no copy of the String value); others (bridged, lazily decoded) are made contiguous
-    /// first.
+    /// Binds text (copied by SQLite, `SQLITE_TRANSIENT`) at a 1-based index. Native strings
+    /// expose their UTF-8 in place (no copy of the String value, one C call); others (bridged,
+    /// lazily decoded) are made contiguous first.
+    @inline(__always)
     func bind(text string: String, at index: Int32) throws {
         let rc =
-            string.utf8.withContiguousStorageIfAvailable { bindText($0, at: index) }
-            ?? {
-                var copy = string
-                return copy.withUTF8 { bindText($0, at: index) }
-            }()
+            string.utf8.withContiguousStorageIfAvailable { csqlcipher_bind_text(handle, index, $0.baseAddress, Int32($0.count)) }
+            ?? bind(contiguousCopyOf: string, at: index)
         try check(bindResult: rc)
+    }
+
+    /// The text of a string without contiguous UTF-8, bound from a contiguous copy.
+    @inline(never)
+    private func bind(contiguousCopyOf string: String, at index: Int32) -> Int32 {
+        var copy = string
+        return copy.withUTF8 { csqlcipher_bind_text(handle, index, $0.baseAddress, Int32($0.count)) }
     }
 
     /// Binds a blob (copied by SQLite) at a 1-based index; an empty one stays a blob, not NULL.
@@ -132,8 +137,15 @@ final class Statement {
     }
 
     /// Only a failure needs the connection (an unowned reference, costly to load per value).
+    @inline(__always)
     private func check(bindResult rc: Int32) throws {
-        if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
+        if rc != SQLITE_OK { try bindFailed(rc) }
+    }
+
+    /// The error of a failed `sqlite3_bind_*`, kept out of line.
+    @inline(never)
+    private func bindFailed(_ rc: Int32) throws {
+        try connection.check(rc, sql: sql)
     }
 
     /// Binds key material as a blob that SQLite reads from `bytes` itself (`SQLITE_STATIC`): no
@@ -147,13 +159,6 @@ final class Statement {
 
     /// `sqlite3_clear_bindings`: every parameter back to NULL.
     func clearBindings() { sqlite3_clear_bindings(handle) }
-
-    private func bindText(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
-        guard let base = utf8.baseAddress, !utf8.isEmpty else { return csqlcipher_bind_text(handle, index, "", 0) }
-        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-            csqlcipher_bind_text(handle, index, $0, Int32(utf8.count))
-        }
-    }
 
     private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
         // A zero-length blob still needs a non-NULL pointer, or SQLite binds NULL.

@@ -66,6 +66,34 @@ import Testing
         }
     }
 
+    /// Small (inline) and heap strings, empty, non-ASCII, with a NUL, built from an `NSString`
+    /// or a `Substring`: each binds exactly its UTF-8 as TEXT (never NULL) through the pack of
+    /// `execute` and of a `PreparedStatement`, and through `arguments:`.
+    @Test func everyKindOfStringBindsExactlyItsUTF8AsText() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let long = String(repeating: "é🔐x", count: 300)
+        let texts = [
+            "", "a", String(repeating: "b", count: 15), String(repeating: "c", count: 16), "a\u{0}b", long,
+            String(NSString(string: "from NSString, longer than fifteen bytes")), String(long.dropFirst(7).prefix(40)),
+        ]
+        try manager.withDatabase { db in
+            let insert = try db.prepare("INSERT INTO t(id, a) VALUES (?, ?)")
+            for (offset, text) in texts.enumerated() {
+                try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", offset, text)
+                try insert.execute(100 + offset, text)
+                try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", arguments: [.integer(Int64(200 + offset)), .text(text)])
+            }
+            for (offset, text) in texts.enumerated() {
+                for id in [offset, 100 + offset, 200 + offset] {
+                    let row = try #require(try db.fetchOne("SELECT typeof(a), hex(a) FROM t WHERE id = ?", id))
+                    #expect(row[0] == .text("text"))
+                    #expect(row[1] == .text(text.utf8.map { String(format: "%02X", $0) }.joined()))
+                }
+            }
+        }
+    }
+
     @Test func aWrongCountThrowsRangeAndAClosedDatabaseMisuse() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)

@@ -124,6 +124,31 @@ def extension_members(code):
     return names
 
 
+# The programs' side (the terminal layer, cipherdb, the examples): the C library is reached only
+# through Sources/TerminalIO/POSIXTerminal.swift, with the terminal calls added to the list.
+PROGRAM_ROOTS = [os.path.join("Sources", "TerminalIO"), os.path.join("Sources", "cipherdb"), "Examples"]
+PROGRAM_POSIX_FILE = os.path.join("Sources", "TerminalIO", "POSIXTerminal.swift")
+PROGRAM_LIBC = re.compile(r"(?<![.\w])(?:(%s)\(|stat\((?!\))|(errno)\b(?!\s*:))|(import\s+(?:Glibc|Darwin)|canImport\(Glibc\))"
+                          % "|".join(LIBC_CALLS + "isatty tcgetattr tcsetattr signal sigaction getpass".split()))
+
+
+def program_libc_problems(repository):
+    """C library calls in the programs outside their one POSIX file."""
+    problems = []
+    for top in PROGRAM_ROOTS:
+        for directory, _, names in os.walk(os.path.join(repository, top)):
+            for name in sorted(names):
+                path = os.path.join(directory, name)
+                if not name.endswith(".swift") or path.endswith(PROGRAM_POSIX_FILE):
+                    continue
+                with open(path, encoding="utf-8") as handle:
+                    code = strip(handle.read())
+                for lineno, line in enumerate(code.split("\n"), 1):
+                    for match in PROGRAM_LIBC.finditer(line):
+                        problems.append(f"{path}:{lineno}: {match.group(0)} outside {PROGRAM_POSIX_FILE}: use POSIXTerminal")
+    return problems
+
+
 def main():
     default = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "SQLCipherManager"))
     root = sys.argv[1] if len(sys.argv) > 1 else default
@@ -186,6 +211,8 @@ def main():
                     problems.append(f"{path}:{lineno}: {match.group(1)} imported outside {C_MODULES[match.group(1)]}/")
             for match in LIBC.finditer(line):
                 problems.append(f"{path}:{lineno}: {match.group(0)} outside {POSIX_FILE}: call the POSIX wrapper instead")
+    if len(sys.argv) <= 1:
+        problems += program_libc_problems(os.path.dirname(os.path.dirname(default)))
     for problem in problems:
         print(problem)
     if problems:

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - Lines as bytes
 
 extension Console {
@@ -15,11 +9,8 @@ extension Console {
     /// the line is consumed (a later read of stdin, by a pipe or `FileHandle`, gets the rest).
     public static func readLineBytes(maximumLength: Int = 1 << 20) -> [UInt8]? {
         var line: [UInt8] = []
-        var byte: UInt8 = 0
         while line.count < maximumLength {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else {
+            guard let byte = POSIXTerminal.readByte(POSIXTerminal.standardInput) else {
                 if line.isEmpty { return nil }
                 break
             }

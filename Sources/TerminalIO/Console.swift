@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - Console
 
 /// Line-oriented terminal input and output shared by the example programs.
@@ -15,10 +9,10 @@ import Foundation
 /// a person at a terminal and a script piping lines in.
 public enum Console {
     /// `true` when stdin is a terminal (a person types), `false` for a pipe or a file.
-    public static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    public static var stdinIsTerminal: Bool { POSIXTerminal.isTerminal(POSIXTerminal.standardInput) }
 
     /// `true` when stderr is a terminal (progress lines are worth drawing).
-    public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var stderrIsTerminal: Bool { POSIXTerminal.isTerminal(POSIXTerminal.standardError) }
 
     /// Writes `text` to stdout as is.
     public static func write(_ text: String) {

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - EchoControl
 
 /// Changes a terminal's settings (termios) for a while — echo off while a secret is typed, raw
@@ -16,27 +10,22 @@ public enum EchoControl {
     private final class Saved: @unchecked Sendable {
         // @unchecked: `settings` is read and written only under `lock`.
         let lock = NSLock()
-        var settings: (fd: Int32, value: termios)?
+        var settings: POSIXTerminal.TerminalSettings?
     }
 
     private static let saved = Saved()
 
     /// Runs `body` with echo off on `fd` when it is a terminal; otherwise just runs it.
-    public static func withEchoDisabled<T>(fd: Int32 = STDIN_FILENO, _ body: () throws -> T) rethrows -> T {
-        try withSettings(fd: fd, { $0.c_lflag &= ~tcflag_t(ECHO) }, body)
+    public static func withEchoDisabled<T>(fd: Int32 = POSIXTerminal.standardInput, _ body: () throws -> T) rethrows -> T {
+        try withMode(.noEcho, fd: fd, body)
     }
 
-    /// Runs `body` with the settings of `fd` changed by `change` when it is a terminal
+    /// Runs `body` with the settings of `fd` changed for `mode` when it is a terminal
     /// (`tcgetattr`/`tcsetattr`), then puts the old ones back; otherwise just runs it.
-    public static func withSettings<T>(
-        fd: Int32 = STDIN_FILENO, _ change: (inout termios) -> Void, _ body: () throws -> T
-    ) rethrows -> T {
-        var original = termios()
-        guard isatty(fd) == 1, tcgetattr(fd, &original) == 0 else { return try body() }
-        var changed = original
-        change(&changed)
-        saved.lock.withLock { saved.settings = (fd, original) }
-        _ = tcsetattr(fd, TCSADRAIN, &changed)
+    static func withMode<T>(_ mode: POSIXTerminal.Mode, fd: Int32 = POSIXTerminal.standardInput, _ body: () throws -> T) rethrows -> T {
+        guard let original = POSIXTerminal.TerminalSettings(of: fd) else { return try body() }
+        saved.lock.withLock { saved.settings = original }
+        original.changed(to: mode).apply()
         defer { restore() }
         return try body()
     }
@@ -44,8 +33,7 @@ public enum EchoControl {
     /// Puts back the settings a prompt changed, if any. Safe to call at any time, from any thread.
     public static func restore() {
         saved.lock.withLock {
-            guard var settings = saved.settings else { return }
-            _ = tcsetattr(settings.fd, TCSADRAIN, &settings.value)
+            saved.settings?.apply()
             saved.settings = nil
         }
     }

@@ -1,12 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - InterruptHandler
 
 /// Handles Ctrl-C (SIGINT) and SIGTERM outside the signal context: the signals are ignored at
@@ -25,8 +19,8 @@ public enum InterruptHandler {
 
     /// Installs `cleanup` for SIGINT and SIGTERM. Call once, from the main thread, at start-up.
     public static func install(_ cleanup: @escaping @Sendable (_ signal: Int32) -> Void) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
+        for number in POSIXTerminal.interruptSignals {
+            POSIXTerminal.ignore(signal: number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 EchoControl.restore()

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // MARK: - LineEditor
 
 /// A small line editor for a terminal, with no outside library: the terminal is put in raw
@@ -25,31 +19,22 @@ public struct LineEditor {
     }
 
     /// `true` when stdin and stdout are a terminal, so the editor can be used.
-    public static var isAvailable: Bool { Console.stdinIsTerminal && isatty(STDOUT_FILENO) == 1 }
+    public static var isAvailable: Bool { Console.stdinIsTerminal && POSIXTerminal.isTerminal(POSIXTerminal.standardOutput) }
 
     /// Shows `prompt` and reads one line. `nil` at end of input (Ctrl-D on an empty line).
     /// Where stdin or stdout is not a terminal, reads a plain line instead.
     public func readLine(prompt: String) -> String? {
         Console.write(prompt)
         guard Self.isAvailable else { return Console.readLine() }
-        let line = EchoControl.withSettings(Self.makeRaw) { edit(prompt: prompt) }
+        let line = EchoControl.withMode(.raw) { edit(prompt: prompt) }
         if let line { history?.add(line) }
         return line
-    }
-
-    /// Non-canonical input, no echo, one byte at a time; signals (Ctrl-C) still work.
-    private static func makeRaw(_ settings: inout termios) {
-        settings.c_lflag &= ~tcflag_t(ICANON | ECHO | IEXTEN)
-        withUnsafeMutableBytes(of: &settings.c_cc) { characters in
-            characters[Int(VMIN)] = 1
-            characters[Int(VTIME)] = 0
-        }
     }
 
     /// The key loop: apply each key to the line and draw it again.
     private func edit(prompt: String) -> String? {
         var line = EditedLine(history: history?.entries ?? [])
-        while let key = Self.readKey(Self.nextByte) {
+        while let key = Self.readKey({ POSIXTerminal.readByte(POSIXTerminal.standardInput) }) {
             switch line.apply(key) {
             case .redraw:
                 Console.write(
@@ -67,16 +52,5 @@ public struct LineEditor {
         }
         Console.write("\n")
         return line.text.isEmpty ? nil : line.text
-    }
-
-    /// One byte of stdin (`read(2)`, so nothing is read ahead of the line), `nil` at its end.
-    private static func nextByte() -> UInt8? {
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count == 1 { return byte }
-            if count < 0, errno == EINTR { continue }
-            return nil
-        }
     }
 }

@@ -41,10 +41,7 @@ enum PasswordFile {
     /// Refuses a regular file that its group or other users may read or write (`fstat` on the
     /// open file, so the checked file is the one read). Pipes and terminals are not checked.
     private static func checkAccess(_ descriptor: Int32, path: String, option: Option) throws {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o077 != 0 else { return }
+        guard let mode = POSIXTerminal.regularFilePermissions(ofDescriptor: descriptor), mode & 0o077 != 0 else { return }
         throw Failure(
             .usage,
             "The password file \(path) (\(option.rawValue)) is accessible by other users (mode "

@@ -26,6 +26,8 @@ final class Statement {
     /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     private(set) var generation: UInt64 = 0
+    /// `true` from a step (``step()``) to the next reset: only then has `sqlite3_reset` work to do.
+    private var steppedSinceReset = false
     /// `true` once ``finalize()`` ran (the connection closed): the handle must not be used.
     private(set) var isFinalized = false
     /// `true` while a ``RowCursor`` steps this statement (`Connection.leaseStatement`): the
@@ -167,15 +169,18 @@ final class Statement {
 
     /// Resets the statement and clears its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).
     func reset() {
-        generation &+= 1
-        sqlite3_reset(handle)
+        resetKeepingBindings()
         sqlite3_clear_bindings(handle)
     }
 
     /// Resets the statement but keeps its bindings (`sqlite3_reset` only), for a caller that
-    /// rebinds every parameter before the next step.
+    /// rebinds every parameter before the next step. A statement not stepped since its last
+    /// reset is left alone (a cached statement is reset after its use and again before the
+    /// next: the second `sqlite3_reset` would only rewind what is already rewound).
     func resetKeepingBindings() {
         generation &+= 1
+        guard steppedSinceReset else { return }
+        steppedSinceReset = false
         sqlite3_reset(handle)
     }
 
@@ -185,6 +190,7 @@ final class Statement {
     @discardableResult
     func step() throws -> Bool {
         generation &+= 1
+        steppedSinceReset = true
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

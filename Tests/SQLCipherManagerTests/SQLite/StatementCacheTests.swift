@@ -62,4 +62,32 @@ import Testing
         try manager.execute(sql, "a", 1)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
     }
+
+    /// A cached statement is reset only when it was stepped since its last reset (issue 12):
+    /// every use still starts from the first row, and none is left holding a read.
+    @Test func aStatementSteppedOnceIsResetBeforeItsNextUseAndHoldsNoRead() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.execute("INSERT INTO t(id, a) VALUES (1, 'one'), (2, 'two'), (3, 'three')")
+        try manager.withDatabase { db in
+            let sql = "SELECT a FROM t WHERE id >= ? ORDER BY id"
+            for id in [1, 1, 2, 3, 1] {
+                // Two rows match the first and second lookups: each use still returns the first.
+                #expect(try db.fetchOne(sql, id)?.value(0, as: String.self) == ["one", "two", "three"][id - 1])
+                #expect(db.connection.busyStatementCount == 0)
+            }
+            let statement = try db.connection.cachedStatement(sql)
+            try statement.bind([.integer(1)])
+            #expect(try statement.step())
+            #expect(db.connection.busyStatementCount == 1)
+            // Reset twice (after its use and before the next): the statement is rewound once.
+            statement.reset()
+            statement.reset()
+            #expect(db.connection.busyStatementCount == 0)
+            try statement.bind([.integer(2)])
+            #expect(try statement.step())
+            #expect(statement.text(at: 0) == "two")
+            statement.reset()
+        }
+    }
 }

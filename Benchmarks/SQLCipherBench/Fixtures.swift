@@ -44,12 +44,18 @@ struct Fixtures: Sendable {
         try FileManager.default.moveItem(atPath: staging, toPath: url.path)
     }
 
-    /// Copies a fixture to a scratch path (untimed), for the workloads that change their input.
+    /// Copies a fixture to a scratch path and flushes it (untimed), for the workloads that change their input.
     func copyFixture(rows: Int, encrypted: Bool, pageSize: Int) throws -> String {
         let copy = scratch("source").path
         Self.remove(copy)
         let source = database(rows: rows, encrypted: encrypted, pageSize: pageSize).path
         try FileManager.default.copyItem(atPath: source, toPath: copy)
+        // A database SQLite committed to is on disk; so is this copy before the timer starts,
+        // or the first fsync of the file in the timed part (the crash-safe flows flush the
+        // replaced file once) would write out the whole copy.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: copy))
+        defer { try? handle.close() }
+        try handle.synchronize()
         return copy
     }
 

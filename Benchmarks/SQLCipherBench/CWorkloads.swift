@@ -26,7 +26,7 @@ struct CWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookups(db, ids, Int32(ids.count)) } } }
         case .create: return try create()
-        case .encrypt, .rekey: return try export()
+        case .encrypt, .rekey, .decrypt: return try export()
         case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel,
             .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen:
             throw BenchError.failed("\(job.workload) is a library flow: no C job")
@@ -100,10 +100,12 @@ struct CWorkloads {
         }
     }
 
-    /// The bare migration: plaintext → encrypted (encrypt), or old key → new key (rekey).
+    /// The bare migration: plaintext → encrypted (encrypt), old key → new key (rekey), or
+    /// encrypted → plaintext (decrypt: `KEY ''`).
     private func export() throws -> Measured {
         let rekey = job.workload == .rekey
-        let source = try fixtures.copyFixture(rows: job.rows, encrypted: rekey, pageSize: job.pageSize)
+        let decrypt = job.workload == .decrypt
+        let source = try fixtures.copyFixture(rows: job.rows, encrypted: rekey || decrypt, pageSize: job.pageSize)
         let target = fixtures.scratch("target").path
         Fixtures.remove(target)
         defer {
@@ -113,11 +115,14 @@ struct CWorkloads {
         let oldKey = Array(Fixtures.password.utf8)
         let newKey = Array((rekey ? Fixtures.newPassword : Fixtures.password).utf8)
         var measured = Measured.time {
-            Int64(cb_export(source, rekey ? oldKey : nil, Int32(oldKey.count), target, newKey, Int32(newKey.count)))
+            Int64(
+                cb_export(
+                    source, rekey || decrypt ? oldKey : nil, Int32(oldKey.count), target, decrypt ? nil : newKey,
+                    Int32(newKey.count)))
         }
         guard measured.checksum == 0 else { throw BenchError.failed("export") }
         let password = rekey ? Fixtures.newPassword : Fixtures.password
-        measured.checksum = try Self.checksum(target, encrypted: true, password: password)
+        measured.checksum = try Self.checksum(target, encrypted: !decrypt, password: password)
         return measured
     }
 

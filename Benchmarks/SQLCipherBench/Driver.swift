@@ -71,7 +71,7 @@ final class Driver {
             switch job.workload {
             case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .format, .create: continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
-            case .rekey: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+            case .rekey, .decrypt: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
                 .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential,

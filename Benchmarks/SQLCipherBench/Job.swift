@@ -7,7 +7,7 @@ struct Job: Hashable, Sendable {
         case insert
         case readAll = "read"
         case fetchAll = "fetchall"
-        case lookups, open, encrypt, rekey
+        case lookups, open, encrypt, rekey, decrypt
         /// `diagnoseCipherSettings` with a wrong password: every known set is tried.
         case settingsLadder = "settings-ladder"
         /// `open` + `close` while another manager of the process holds the file open in WAL mode

@@ -59,6 +59,10 @@ extension Plan {
             Comparison(
                 name: "rekey \(Self.label(rekeyRows)) rows",
                 jobs: [Job(.rekey, .swift, rows: rekeyRows), Job(.rekey, .c, rows: rekeyRows)], target: 1.5))
+        rows.append(
+            Comparison(
+                name: "decrypt \(Self.label(rekeyRows)) rows to a new plaintext file",
+                jobs: [Job(.decrypt, .swift, rows: rekeyRows), Job(.decrypt, .c, rows: rekeyRows)], target: 1.5))
         return Section(
             key: "migration", title: "Crash-safe migration (Swift API) vs bare sqlcipher_export (raw C)",
             labels: ["crash-safe", "bare export"], comparisons: rows)

@@ -33,4 +33,25 @@ extension SwiftWorkloads {
         measured.checksum = try CWorkloads.checksum(source, encrypted: true, password: Fixtures.newPassword)
         return measured
     }
+
+    /// The crash-safe decryption of an open database into a new plaintext file:
+    /// `DatabaseManager.decrypt(to:)` (the open, with its KDF, is not timed).
+    func decrypt() throws -> Measured {
+        let source = try fixtures.copyFixture(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+        let target = fixtures.scratch("target").path
+        Fixtures.remove(target)
+        defer {
+            Fixtures.remove(source)
+            Fixtures.remove(target)
+        }
+        let manager = DatabaseManager(url: URL(fileURLWithPath: source), configuration: configuration)
+        try manager.open(password: Fixtures.password)
+        var measured = try Measured.time {
+            try manager.decrypt(to: URL(fileURLWithPath: target))
+            return 0
+        }
+        manager.close()
+        measured.checksum = try CWorkloads.checksum(target, encrypted: false, password: Fixtures.password)
+        return measured
+    }
 }

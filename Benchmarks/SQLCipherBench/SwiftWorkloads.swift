@@ -35,6 +35,7 @@ struct SwiftWorkloads {
         case .create: return try createDatabase()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
+        case .decrypt: return try decrypt()
         case .slotChange, .slotRekey, .slotOpen: return try keySlots()
         }
     }

@@ -119,4 +119,36 @@ static inline void csqlcipher_row_copy(int count, const int64_t *shape, sqlite3_
     }
 }
 
+// The current row copied in one pass into `base` (tags, cells and bytes laid out as
+// csqlcipher_row_copy lays them out, cells 8-byte aligned) when it fits in `capacity` bytes:
+// returns the length of its texts and blobs, or -1 when it does not fit (what was written is
+// then not to be used: the caller sizes a block with csqlcipher_row_shape instead).
+static inline int64_t csqlcipher_row_copy_into(sqlite3_stmt *stmt, int count, uint8_t *base, int64_t capacity) {
+    int64_t cellsOffset = ((int64_t)count + 7) & ~(int64_t)7;
+    int64_t bytesOffset = cellsOffset + 8 * (int64_t)count;
+    if (bytesOffset > capacity) return -1;
+    int64_t *cells = (int64_t *)(void *)(base + cellsOffset);
+    uint8_t *bytes = base + bytesOffset;
+    int64_t room = capacity - bytesOffset, offset = 0;
+    for (int i = 0; i < count; i++) {
+        sqlite3_value *value = sqlite3_column_value(stmt, i);
+        int type = sqlite3_value_type(value);
+        const void *source;
+        base[i] = (uint8_t)type;
+        switch (type) {
+        case SQLITE_INTEGER: cells[i] = sqlite3_value_int64(value); continue;
+        case SQLITE_FLOAT: { double real = sqlite3_value_double(value); memcpy(&cells[i], &real, 8); continue; }
+        case SQLITE_TEXT: source = sqlite3_value_text(value); break;
+        case SQLITE_BLOB: source = sqlite3_value_blob(value); break;
+        default: cells[i] = 0; continue;
+        }
+        int64_t length = source == NULL ? 0 : sqlite3_value_bytes(value);
+        if (length > room - offset) return -1;
+        if (length > 0) memcpy(bytes + offset, source, (size_t)length);
+        cells[i] = offset | (length << 32);
+        offset += length;
+    }
+    return offset;
+}
+
 #endif

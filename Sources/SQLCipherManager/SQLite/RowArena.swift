@@ -41,6 +41,23 @@ struct RowArena {
         return (storage, start)
     }
 
+    /// A row of `count` columns written by `write` straight into the current block's free
+    /// end (`write` gets where and how many bytes it may use, and returns the length of the
+    /// row's texts and blobs, or -1 when the row does not fit), or `nil` when there is no
+    /// block yet or the row does not fit: then ``allocate(count:byteCount:)`` sizes one.
+    mutating func copy(count: Int, _ write: (UnsafeMutablePointer<UInt8>, Int64) -> Int64) -> RowStorage? {
+        guard let buffer, let base else { return nil }
+        // A row larger than a quarter of the limit never shares a block.
+        let room = Swift.min(capacity - used, Self.blockLimit / 4)
+        let byteCount = Int(write((base + used).assumingMemoryBound(to: UInt8.self), Int64(room)))
+        guard byteCount >= 0 else { return nil }
+        let size = RowStorage.size(count: count, byteCount: byteCount)
+        let storage = RowStorage(buffer: buffer, offset: Int32(used), columns: Int32(truncatingIfNeeded: count))
+        used += size
+        total += size
+        return storage
+    }
+
     private mutating func startBlock(atLeast size: Int) {
         let bytes = Swift.min(Self.blockLimit, Swift.max(size, total))
         let created = RowStorage.Buffer.create(minimumCapacity: bytes / 8) { _ in }

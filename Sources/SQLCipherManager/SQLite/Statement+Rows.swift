@@ -4,18 +4,41 @@ import Foundation
 // MARK: - Rows copied out of the current step
 
 extension Statement {
-    /// The current row's values copied into one ``RowStorage`` block of its own, in two C
-    /// loops: each column's value, storage class and length, and the texts' and blobs' total
-    /// (`csqlcipher_row_shape`: `sqlite3_column_value`, `sqlite3_value_type`, `_bytes`), then,
-    /// once the block is allocated, the values themselves (`csqlcipher_row_copy`:
-    /// `sqlite3_value_int64` / `_double` / `_text` / `_blob`): one column lookup per column.
+    /// The scratch buffer of ``rowStorage()``: 1 KiB, which Swift keeps on the stack (a larger
+    /// temporary allocation goes to the heap).
+    static let scratchBytes = 1024
+
+    /// The current row's values copied into one ``RowStorage`` block of its own. A row of up
+    /// to 1 KiB is copied in one C loop into a scratch buffer on the stack
+    /// (`csqlcipher_row_copy_into`: `sqlite3_column_value`, `sqlite3_value_type`, then
+    /// `sqlite3_value_int64` / `_double` / `_text` / `_blob` / `_bytes`: one column lookup per
+    /// column), then into a block of its exact size with one `memcpy`; a larger one in two C
+    /// loops: each column's value, storage class and length and the texts' and blobs' total
+    /// (`csqlcipher_row_shape`), then, once the block is allocated, the values themselves
+    /// (`csqlcipher_row_copy`).
     func rowStorage() -> RowStorage {
-        rowStorage { RowStorage.allocate(count: $0, byteCount: $1) }
+        let count = columnCount
+        let copied: RowStorage? = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.scratchBytes / 8) { scratch in
+            guard let start = scratch.baseAddress else { return nil }
+            let source = UnsafeMutableRawPointer(start)
+            let byteCount = Int(
+                csqlcipher_row_copy_into(handle, Int32(count), source.assumingMemoryBound(to: UInt8.self), Int64(scratch.count * 8)))
+            guard byteCount >= 0 else { return nil }
+            let (storage, target) = RowStorage.allocate(count: count, byteCount: byteCount)
+            target.copyMemory(from: source, byteCount: RowStorage.bytesOffset(count: count) + byteCount)
+            return storage
+        }
+        return copied ?? rowStorage { RowStorage.allocate(count: $0, byteCount: $1) }
     }
 
-    /// The current row copied as ``rowStorage()`` does, into `arena`'s shared block.
+    /// The current row copied into `arena`'s current block in one C loop
+    /// (`csqlcipher_row_copy_into`) when it fits there, else as ``rowStorage()`` copies a large
+    /// row, into the block the arena gives it.
     func rowStorage(in arena: inout RowArena) -> RowStorage {
-        rowStorage { arena.allocate(count: $0, byteCount: $1) }
+        let count = columnCount
+        let handle = handle
+        if let storage = arena.copy(count: count, { csqlcipher_row_copy_into(handle, Int32(count), $0, $1) }) { return storage }
+        return rowStorage { arena.allocate(count: $0, byteCount: $1) }
     }
 
     @inline(__always)

@@ -57,6 +57,27 @@ import Testing
         #expect(lengths == samples.map { Data(databaseValue: $0)?.count ?? -1 })
     }
 
+    /// `fetchOne` copies a row of up to 1 KiB in one pass through a scratch buffer and a larger
+    /// one in two: every storage class, and texts just inside and just beyond the scratch.
+    @Test func fetchOneCopiesSmallAndLargeRowsAlike() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v, w)")
+        // Two columns: 8 bytes of tags and 16 of cells before the bytes, in the scratch.
+        let edge = Statement.scratchBytes - RowStorage.bytesOffset(count: 2)
+        let texts = [edge - 1, edge, edge + 1].map { DatabaseValue.text(String(repeating: "é", count: $0 / 2) + ($0 % 2 == 1 ? "x" : "")) }
+        let values = samples + texts
+        try manager.transaction { db in
+            for (index, value) in values.enumerated() {
+                try db.execute("INSERT INTO t VALUES (?, ?, ?)", arguments: [.integer(Int64(index)), value, .integer(Int64(index))])
+            }
+        }
+        for (index, value) in values.enumerated() {
+            let row = try #require(try manager.fetchOne("SELECT v, w FROM t WHERE id = ?", index))
+            #expect(row[0] == value)
+            #expect(row[1] == .integer(Int64(index)))
+        }
+    }
+
     @Test func theRowsOfAStatementShareTheirNamesUntilTheSchemaChangesThem() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(a, b)")

@@ -11,7 +11,10 @@ import SQLCipherManager
 //          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
 //          <folder>/marker, keeps the database open until <folder>/release exists),
-//          slots-* (KeySlotFlows.swift)
+//          slots-* (KeySlotFlows.swift), rekey-ledger / encrypt-ledger (rekey "old-secret" →
+//          "new-secret", or encrypt the plaintext file in place, on <folder>/ledger.db, for the
+//          replace-window tests; with SCM_FAULT_PAUSE=<step>:<file> the replace stops at that
+//          step until <file> is removed, see FaultPause)
 //
 // ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
 // LedgerWriter.swift).
@@ -63,6 +66,16 @@ do {
         let manager = DatabaseManager(url: database, configuration: adopting)
         ready()
         try manager.open(password: "new-secret")
+    case "rekey-ledger":
+        let manager = DatabaseManager(url: folder.appendingPathComponent("ledger.db"), configuration: configuration)
+        try manager.open(password: "old-secret")
+        ready()
+        try manager.rekey(password: "new-secret")
+        manager.close()
+    case "encrypt-ledger":
+        ready()
+        try DatabaseTools.encryptPlaintextDatabase(
+            at: folder.appendingPathComponent("ledger.db"), password: "new-secret", configuration: configuration)
     case "ledger-writer":
         try LedgerWriter(folder: folder).run()
     case "hang-in-transaction":

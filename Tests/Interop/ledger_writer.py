@@ -31,5 +31,7 @@ with open(os.path.join(folder, "ledger.txt"), "w") as ledger:
             time.sleep(0.002)
         row += 1
         time.sleep(0.001)
+# As an application does when it is done: its close may checkpoint the WAL and remove it.
+con.close()
 with open(os.path.join(folder, "failed.txt"), "w") as out:
     out.write("%d\n" % failed)

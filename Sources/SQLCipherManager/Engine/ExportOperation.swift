@@ -58,8 +58,9 @@ struct ExportOperation {
     /// Checks, journals, takes the source's write lock (replace: on a connection from
     /// `lockConnection`, see ``SourceWriteLock``), exports, verifies, calls `releaseSource`
     /// (which must close every other connection of this process to a file being replaced),
-    /// shuts out readers, installs the copy and retires the old file. Any failure before the
-    /// install removes the copy and the journal and leaves the target as it was.
+    /// then installs the copy: a replace shuts out readers, retires the old file and renames the
+    /// copy over it (``replace(under:opening:journal:)``). Any failure before the install
+    /// removes the copy and the journal and leaves the target as it was.
     func run(
         source: Connection, lockConnection: (() throws -> Connection)?, releaseSource: () -> Void,
         progress: ((Double) -> Void)?
@@ -81,7 +82,71 @@ struct ExportOperation {
             journal.copyDigest = try exportAndVerify(source: source, progress: reporter)
             reporter(0.95)
             releaseSource()
-            if let writeLock { try prepareReplacement(under: writeLock) }
+        } catch {
+            rollBack()
+            throw error
+        }
+        if let writeLock {
+            try replace(under: writeLock, journal: &journal)
+        } else {
+            try installJournaled(&journal)
+        }
+        try? FileSystem.removeDatabaseFiles(copy.path)
+        try? OperationJournal.remove(for: target)
+        reporter(1)
+    }
+
+    /// A replace, once the copy is verified and every other connection of this process closed:
+    /// shuts out readers and checks (``prepareReplacement(under:)``), journals the retire (phase
+    /// `retire`, with the bytes it overwrites), retires the old file (``SourceWriteLock``: its
+    /// header, and in WAL mode its schema) and renames the copy over it. If the rename fails, the
+    /// old file is un-retired and stays the database; only if that fails too does the journal
+    /// stay, and the next open installs the verified copy.
+    private func replace(under writeLock: SourceWriteLock, journal: inout OperationJournal) throws {
+        let header: [UInt8]
+        do {
+            try prepareReplacement(under: writeLock)
+            FaultPause.at("checked")
+            header = try writeLock.originalHeader()
+            journal.phase = .retire
+            journal.targetStamp = FileSystem.stamp(of: target)
+            if writeLock.isWAL { journal.walMark = Self.walMark(of: target) } else { journal.retiredHeader = header }
+            try journal.write(for: target)
+        } catch {
+            rollBack()
+            throw error
+        }
+        do {
+            if writeLock.isWAL {
+                try writeLock.tombstoneReplacedFile()
+                try writeLock.checkpointRetiredWAL(timeout: busyTimeout)
+            } else {
+                try writeLock.markRetired()
+            }
+            FaultPause.at("retired")
+            try Self.installCopy(copy.path, at: target, mode: .replace)
+        } catch {
+            let unretired = writeLock.isWAL ? (try? writeLock.untombstone()) != nil : (try? writeLock.restoreHeader(header)) != nil
+            if unretired { rollBack() }
+            throw error
+        }
+        // The copy is in place: from here on nothing undoes it.
+        FaultPause.at("installed")
+        if !writeLock.isWAL { try? writeLock.tombstoneReplacedFile() }
+        writeLock.waitForOtherPrograms(timeout: busyTimeout)
+    }
+
+    /// The `-wal`'s size and first 32 bytes, `<size>:<hex>` (``OperationJournal/walMark``).
+    static func walMark(of target: String) -> String {
+        let wal = target + "-wal"
+        let header = DatabaseFile(path: wal).header(count: 32) ?? []
+        return "\(FileSystem.size(of: wal) ?? 0):" + header.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A create (or a replace without a write lock): journals phase `install` and links or
+    /// renames the copy into place.
+    private func installJournaled(_ journal: inout OperationJournal) throws {
+        do {
             journal.phase = .install
             if install == .replace { journal.targetStamp = FileSystem.stamp(of: target) }
             try journal.write(for: target)
@@ -90,12 +155,6 @@ struct ExportOperation {
             rollBack()
             throw error
         }
-        // The copy is in place: from here on nothing undoes it. A failure to retire the old
-        // file leaves connections still open on it able to write there; none can reach the new one.
-        try? writeLock?.retireReplacedFile()
-        try? FileSystem.removeDatabaseFiles(copy.path)
-        try? OperationJournal.remove(for: target)
-        reporter(1)
     }
 
     /// Writes the copy, verifies it on a fresh connection while flushing it, and returns its fingerprint (``FileSystem/fingerprint(of:)``),

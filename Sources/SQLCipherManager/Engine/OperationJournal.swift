@@ -7,7 +7,8 @@ import Foundation
 ///
 /// It holds no key and no data: only the operation's name, how the new file is installed,
 /// the phase reached, the name of the temporary file (in the same folder) and, once the copy is
-/// verified, the target's stamp (device, inode, size, modification time) and the copy's fingerprint. Every write goes
+/// verified, the target's stamp (device, inode, size, modification time), the copy's fingerprint
+/// and, for a replace, the target's first bytes before they were overwritten to retire it. Every write goes
 /// to `<journal>.tmp`, is flushed (`fsync`), renamed over the journal and the folder flushed,
 /// so a reader sees either the previous phase or the new one, never half a file.
 struct OperationJournal: Equatable {
@@ -25,8 +26,16 @@ struct OperationJournal: Equatable {
         /// The temporary file is being written or verified; the target is untouched. Recovery
         /// rolls back: removes the temporary file.
         case export
-        /// The temporary file is complete, flushed and verified. Recovery finishes: installs it.
+        /// The temporary file is complete, flushed and verified. Recovery finishes: installs it
+        /// (a create; a replace journaled by an earlier version, over the same unmodified target).
         case install
+        /// A replace: the copy is complete, flushed and verified, and the old file at the path is
+        /// being retired (its header overwritten, see ``SourceWriteLock/markRetired()``) before
+        /// the copy is renamed over it. Recovery rolls forward when the file at the path carries
+        /// the retired header (nobody can have written to it since: the copy has every committed
+        /// row), and rolls back when it does not (the retire never happened; the file may have
+        /// been written to since, and keeps those rows).
+        case retire
     }
 
     static let suffix = ".scm-journal"
@@ -39,8 +48,18 @@ struct OperationJournal: Equatable {
     let temporaryName: String
     /// In phase `install` of a replace: the target's identity, size and modification time when
     /// the copy was verified (``FileSystem/stamp(of:)``). Recovery installs the copy only over
-    /// that same, unmodified file.
+    /// that same, unmodified file. In phase `retire`: the same, taken just before the header was
+    /// overwritten (the overwrite changes the modification time, so recovery does not compare
+    /// it; it restores the header only into the file with that device and inode).
     var targetStamp: String?
+    /// In phase `retire`: the target's first bytes before ``SourceWriteLock/markRetired()``
+    /// overwrote them (the SQLite header, or SQLCipher's salt and the start of page 1: no key
+    /// and no row), so that recovery can put them back when the copy cannot be installed.
+    var retiredHeader: [UInt8]?
+    /// In phase `retire` of a WAL database: the `-wal`'s size and first 32 bytes (hexadecimal)
+    /// just before the schema entry that retires the file was committed to it, as
+    /// `<size>:<hex>`, so that recovery can take that commit out again (see ``SourceWriteLock``).
+    var walMark: String?
     /// Once the copy is verified: the copy's fingerprint (``FileSystem/fingerprint(of:)``: identity, times, SHA-256 of its first and last pages). Recovery installs a copy
     /// only when its digest is this one, so a file put in the copy's place is never installed.
     var copyDigest: String?
@@ -59,6 +78,8 @@ struct OperationJournal: Equatable {
         ]
         if let targetStamp { lines.append("target=\(targetStamp)") }
         if let copyDigest { lines.append("digest=\(copyDigest)") }
+        if let walMark { lines.append("wal=\(walMark)") }
+        if let retiredHeader { lines.append("header=" + retiredHeader.map { String(format: "%02x", $0) }.joined()) }
         return (lines + [""]).joined(separator: "\n")
     }
 
@@ -80,6 +101,23 @@ struct OperationJournal: Equatable {
         self.init(operation: operation, install: install, phase: phase, temporaryName: temporaryName)
         targetStamp = fields["target"]
         copyDigest = fields["digest"]
+        walMark = fields["wal"]
+        if let hex = fields["header"] {
+            guard let bytes = Self.bytes(hex: hex) else { return nil }
+            retiredHeader = bytes
+        }
+    }
+
+    /// The bytes a string of hexadecimal pairs spells, `nil` when it is not one.
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     init(operation: ExportOperation.Kind, install: Install, phase: Phase, temporaryName: String, targetStamp: String? = nil) {

@@ -13,12 +13,23 @@ import Foundation
 /// - Before the install, in rollback-journal mode, ``shutOutReaders(timeout:)`` raises it to
 ///   EXCLUSIVE, so no connection is inside a read transaction on the old file when it is
 ///   replaced (a WAL reader needs no such wait: it cannot write while the lock is held).
-/// - After the install, ``retireReplacedFile()`` writes, in the same transaction, a schema
-///   entry that SQLite cannot parse into the *old* file (which only connections still open on
-///   it can reach) and commits it: every such connection, whatever program owns it, then fails
-///   its next statement with "malformed database schema (…replaced…)" instead of writing into
-///   a file that nobody will open again. In rollback mode the connection keeps its journal in
-///   memory, so it never creates a `-journal` beside the new file.
+/// - In rollback-journal mode, before the rename, ``markRetired()`` overwrites the old file's first 64 bytes (SQLite's
+///   header, or SQLCipher's salt and the start of page 1) with ``retiredHeader``. In
+///   rollback-journal mode that single write retires the file for every connection still open
+///   on it, whatever program owns it: each connection checks bytes 24–39 when its next
+///   transaction starts, finds them changed, drops its cache and reads page 1 again, which no
+///   longer decrypts (HMAC) or no longer starts with SQLite's header: `SQLITE_NOTADB`, never a
+///   write. The same bytes tell recovery, without a key, that the file was retired (see
+///   ``OperationJournal/Phase/retire``); ``restoreHeader(_:)`` puts the original back.
+/// - ``tombstoneReplacedFile()`` writes, in the same transaction, a schema entry that SQLite
+///   cannot parse and commits it: every connection on the old file then fails its next
+///   statement with "malformed database schema (scm_replaced)". In WAL mode this commit is
+///   what retires the file (a WAL reader whose snapshot did not change keeps page 1 in its
+///   cache and would never see a new header), so it comes before the rename, then
+///   ``checkpointRetiredWAL(timeout:)`` puts it into the database file itself
+///   (``untombstone()`` undoes it if the rename fails); in rollback-journal mode it comes after
+///   the rename and only names the cause. The connection keeps its journal in memory
+///   (rollback mode), so it never creates a `-journal` beside the new file.
 /// - It is closed with ``Connection/keepWALOnClose()``, so it never deletes the new file's
 ///   `-wal` or `-shm`, which have the same names as the old file's.
 final class SourceWriteLock {
@@ -63,25 +74,90 @@ final class SourceWriteLock {
         return walProbe?.otherProcessLocking(offset: 128).map(Int.init)
     }
 
+    /// What ``markRetired()`` writes over the first bytes of a file it retires: 64 bytes that
+    /// neither SQLite's header nor a SQLCipher salt (16 random bytes) ever start with.
+    static let retiredHeader = Array("SQLCipherManager: replaced by a re-encrypted copy. Open again.  ".utf8)
+
+    /// The old file's first bytes, which ``markRetired()`` overwrites (for the journal).
+    func originalHeader() throws -> [UInt8] { try connection.readMainFile(count: Self.retiredHeader.count, at: 0) }
+
+    /// Retires the old file, before the copy is renamed over it: one write of ``retiredHeader``
+    /// at offset 0, through SQLite's own descriptor (see the type's documentation).
+    func markRetired() throws { try connection.writeMainFile(Self.retiredHeader, at: 0) }
+
+    /// Un-retires the old file: writes back the bytes ``originalHeader()`` returned.
+    func restoreHeader(_ header: [UInt8]) throws { try connection.writeMainFile(header, at: 0) }
+
+    /// `true` when the file that `connection` has open (or the file at a path, `header`) carries
+    /// ``retiredHeader``: a replace retired it, and has renamed or is about to rename its copy over it.
+    static func isRetired(_ connection: Connection) -> Bool {
+        (try? connection.readMainFile(count: retiredHeader.count, at: 0)) == retiredHeader
+    }
+
     /// The name of the schema entry that marks a replaced file; SQLite shows it in its error.
     static let tombstoneName = "scm_replaced"
 
-    /// After the copy was renamed over the path: makes the old file refuse every statement of
-    /// the connections still open on it (see the type's documentation), and ends the lock.
-    func retireReplacedFile() throws {
-        let version = try connection.prepare("PRAGMA schema_version")
-        _ = try version.step()
-        let next = version.int64(at: 0) &+ 1
+    /// Makes the old file's schema unparseable (see the type's documentation) and commits,
+    /// which ends the write lock: no connection can write to the file any more.
+    func tombstoneReplacedFile() throws {
         let name = Self.tombstoneName
         try connection.executeScript(
             """
             PRAGMA writable_schema = ON;
             INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) VALUES ('table', '\(name)', '\(name)', 0,
               'CREATE TABLE "this file was replaced by a re-encrypted copy: open the database again"(');
-            PRAGMA schema_version = \(next);
+            PRAGMA schema_version = \(try schemaVersion() &+ 1);
             COMMIT
             """)
         isInTransaction = false
+    }
+
+    /// Takes the schema entry of ``tombstoneReplacedFile()`` out again (`writable_schema` lets
+    /// this connection read past it), after a failed rename: the old file stays the database.
+    func untombstone() throws {
+        try connection.executeScript(
+            """
+            BEGIN IMMEDIATE;
+            DELETE FROM sqlite_master WHERE name = '\(Self.tombstoneName)';
+            PRAGMA schema_version = \(try schemaVersion() &+ 1);
+            PRAGMA writable_schema = OFF;
+            COMMIT
+            """)
+    }
+
+    /// WAL, once the schema entry is committed: copies the whole `-wal` into the file and
+    /// empties it (`PRAGMA wal_checkpoint(TRUNCATE)`), waiting up to `timeout` seconds for
+    /// readers, so that the entry is in the database file itself before the `-wal` at the path
+    /// is removed, and a connection that opens the old file later reads it there.
+    func checkpointRetiredWAL(timeout: TimeInterval) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let checkpoint = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
+            _ = try checkpoint.step()
+            if checkpoint.int64(at: 0) == 0 { return }
+            guard Date() < deadline else {
+                throw SQLiteError(
+                    extendedCode: .busy, message: "another connection kept reading the database for longer than the busy timeout")
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    private func schemaVersion() throws -> Int64 {
+        let version = try connection.prepare("PRAGMA schema_version")
+        _ = try version.step()
+        return version.int64(at: 0)
+    }
+
+    /// WAL, after the install: while another program still has the old file open (it opened it
+    /// after the last check, and SQLite shows it by its shared lock on the old `-shm`'s byte 128),
+    /// keeps this connection open, up to `timeout` seconds. Meanwhile its close cannot
+    /// checkpoint the old file or delete the `-wal` and `-shm` at the path, which are the new
+    /// file's by then: SQLite does that only with an exclusive lock on the old file.
+    func waitForOtherPrograms(timeout: TimeInterval) {
+        guard isWAL, let walProbe else { return }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while walProbe.otherProcessLocking(offset: 128) != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
     }
 
     /// Rolls back if still holding the lock, and closes the connection without touching the

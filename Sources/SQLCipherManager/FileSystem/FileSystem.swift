@@ -36,6 +36,11 @@ enum FileSystem {
         try attempt("rename", destination) { () throws(Errno) in try POSIX.rename(source, destination) }
     }
 
+    /// Cuts the file at `path` to `size` bytes (`truncate`).
+    static func truncate(_ path: String, to size: Int64) throws(Failure) {
+        try attempt("truncate", path) { () throws(Errno) in try POSIX.truncate(path, to: size) }
+    }
+
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(Failure) {
         try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }

@@ -136,6 +136,11 @@ extension POSIX {
         guard systemLink(source, destination) == 0 else { throw Errno.current }
     }
 
+    /// `truncate`: cuts (or extends) the file at `path` to `size` bytes, with no descriptor opened.
+    static func truncate(_ path: String, to size: Int64) throws(Errno) {
+        guard systemTruncate(path, off_t(size)) == 0 else { throw Errno.current }
+    }
+
     /// `rename`, atomic within one folder.
     static func rename(_ source: String, _ destination: String) throws(Errno) {
         guard systemRename(source, destination) == 0 else { throw Errno.current }
@@ -235,6 +240,7 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
 private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
 private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
 private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
+private func systemTruncate(_ path: String, _ size: off_t) -> Int32 { truncate(path, size) }
 
 // MARK: - The C values
 

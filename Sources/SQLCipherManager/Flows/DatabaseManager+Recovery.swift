@@ -35,10 +35,12 @@ extension DatabaseManager {
 
     /// Installs a verified copy (phase `install`) or leaves the target as it was (phase
     /// `export`, or a target that was written to or replaced since the copy was verified, or a
-    /// copy whose fingerprint is not the one recorded when it was verified).
+    /// copy whose fingerprint is not the one recorded when it was verified). Phase `retire`:
+    /// ``resolveRetire(_:target:temporary:)``.
     private static func resolve(_ journal: OperationJournal, target: String) throws -> RecoveryOutcome {
         let temporary = journal.temporaryPath(for: target)
-        guard journal.phase == .install else { return .rolledBack }
+        guard journal.phase != .export else { return .rolledBack }
+        if journal.phase == .retire { return try resolveRetire(journal, target: target, temporary: temporary) }
         guard DatabaseFile(path: temporary).exists else { return .completed }
         guard let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest else {
             return .discardedUnprovenCopy
@@ -55,5 +57,62 @@ extension DatabaseManager {
             }
         }
         return .completed
+    }
+
+    /// A replace that died while retiring the old file. Without the retired header the retire
+    /// never happened (or the copy is already renamed in): the target is the database (and may
+    /// hold rows written since), the copy goes. With it, nobody can have written to the target since: the verified copy, which has
+    /// every committed row, is renamed over it (with the target's sidecars, which hold nothing:
+    /// the WAL was backfilled); a copy that is not the verified one is discarded and the
+    /// target's original header written back (un-retired), in that very file only.
+    private static func resolveRetire(_ journal: OperationJournal, target: String, temporary: String) throws -> RecoveryOutcome {
+        if let walMark = journal.walMark { return try resolveWALRetire(journal, walMark: walMark, target: target, temporary: temporary) }
+        guard DatabaseFile(path: target).header(count: SourceWriteLock.retiredHeader.count) == SourceWriteLock.retiredHeader else {
+            return DatabaseFile(path: temporary).exists ? .rolledBack : .completed
+        }
+        if let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest {
+            try ExportOperation.installCopy(temporary, at: target, mode: .replace)
+            return .completed
+        }
+        guard let header = journal.retiredHeader, let stamp = journal.targetStamp,
+            let identity = FileSystem.identity(of: target), stamp.hasPrefix("\(identity.device):\(identity.inode):")
+        else {
+            throw DatabaseManagerError.recoveryFailed(
+                path: OperationJournal.path(for: target), reason: "the file was retired but its verified copy is gone or changed")
+        }
+        let connection = try Connection(path: target, mode: .readWrite)
+        defer { connection.close() }
+        try connection.writeMainFile(header, at: 0)
+        return .discardedUnprovenCopy
+    }
+
+    /// The same for a WAL database, which the schema entry committed to its `-wal` retires
+    /// (``SourceWriteLock/checkpointRetiredWAL(timeout:)`` then copies it into the file): the
+    /// verified copy is renamed over the file whenever it is there (if the entry was never
+    /// committed, the file still had every row of the copy, unless a program that opened it in
+    /// the last moments wrote to it after the crash: see README). Without the verified copy, the
+    /// old file, if it is still the one at the path, gets back its `-wal` as it was before the
+    /// commit when the entry is still only there (cut to its recorded size, or emptied when SQLite
+    /// had started it over: everything before was in the file then; its `-shm` goes, SQLite
+    /// rebuilds it). Once the entry is in the file only its key could take it out: the file is
+    /// left as it is, and opening it fails naming `scm_replaced`.
+    private static func resolveWALRetire(
+        _ journal: OperationJournal, walMark: String, target: String, temporary: String
+    ) throws -> RecoveryOutcome {
+        if let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest {
+            try ExportOperation.installCopy(temporary, at: target, mode: .replace)
+            return .completed
+        }
+        guard let stamp = journal.targetStamp, let identity = FileSystem.identity(of: target),
+            stamp.hasPrefix("\(identity.device):\(identity.inode):")
+        else { return .completed }
+        let recorded = walMark.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let size = recorded.first.flatMap { Int64($0) } ?? 0
+        let wal = target + "-wal"
+        guard let current = FileSystem.size(of: wal), current > size else { return .discardedUnprovenCopy }
+        let unchanged = recorded.count == 2 && ExportOperation.walMark(of: target).hasSuffix(":" + recorded[1])
+        try FileSystem.truncate(wal, to: unchanged ? size : 0)
+        try FileSystem.remove(target + "-shm")
+        return .discardedUnprovenCopy
     }
 }

@@ -110,8 +110,18 @@ extension DatabaseManager {
     /// ``DatabaseManagerError/databaseReplaced(path:)`` when the open file was replaced (or
     /// removed) under the connection: then the connection is closed without touching the new
     /// file's sidecars and the delegate hears `didEncounterDatabaseError`. `nil` otherwise.
+    ///
+    /// A file retired but not yet replaced (``SourceWriteLock/isRetired(_:)``: the replace is
+    /// between its retire and its rename) gives ``DatabaseManagerError/operationInProgress(path:)``
+    /// while the replacing program runs, and the connection stays (its next failing call, once
+    /// the copy is in, reports the replacement); once that program is gone (it died there, and
+    /// the next open's recovery installs the copy) it counts as replaced.
     func replacementError(of db: Database) -> DatabaseManagerError? {
-        guard db.connection.fileWasReplaced else { return nil }
+        if !db.connection.fileWasReplaced {
+            guard SourceWriteLock.isRetired(db.connection) else { return nil }
+            let path = FileSystem.resolvedPath(db.connection.path)
+            if OperationLock.isHeld(for: path) { return .operationInProgress(path: db.connection.path) }
+        }
         let error = DatabaseManagerError.databaseReplaced(path: db.connection.path)
         db.connection.keepWALOnClose()
         closeConnection()

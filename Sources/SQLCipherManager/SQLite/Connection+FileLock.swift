@@ -50,6 +50,23 @@ extension Connection {
         return reserved != 0
     }
 
+    /// `count` bytes of the main file from `offset` (`xRead`), through SQLite's own descriptor.
+    func readMainFile(count: Int, at offset: Int64) throws -> [UInt8] {
+        let (file, methods) = try mainFile()
+        guard let read = methods.xRead else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBytes { try check(read(file, $0.baseAddress, Int32(count), offset)) }
+        return bytes
+    }
+
+    /// Overwrites bytes of the main file at `offset` (`xWrite`), through SQLite's own
+    /// descriptor, bypassing the pager (and so the cipher): the raw bytes land as given.
+    func writeMainFile(_ bytes: [UInt8], at offset: Int64) throws {
+        let (file, methods) = try mainFile()
+        guard let write = methods.xWrite else { return }
+        try bytes.withUnsafeBytes { try check(write(file, $0.baseAddress, Int32(bytes.count), offset)) }
+    }
+
     /// Copies the main file's bytes (`xFileSize`, `xRead`) to a new private file at `destination`.
     func copyMainFile(to destination: String) throws {
         let (file, methods) = try mainFile()

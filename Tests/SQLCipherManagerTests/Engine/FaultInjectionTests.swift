@@ -11,7 +11,7 @@ import Testing
 struct FaultInjectionTests {
     /// Kills at random moments of each flow.
     static let killsPerFlow = 16
-    /// Kills to land in the short install window: right after the journal says `phase=install`.
+    /// Kills to land in the short install window: right after the journal enters its last step.
     static let installKillsPerFlow = 4
 
     enum Flow: String, CaseIterable, Sendable {
@@ -99,18 +99,21 @@ struct FaultInjectionTests {
                 + "\(Int(Date().timeIntervalSince(started))) s")
     }
 
-    /// Kills right after the journal says `phase=install`, until that many land there (a fast
-    /// install can finish before the kill; the hand-built states in RecoveryTests cover it anyway).
+    /// Kills right after the journal enters its last step (`phase=retire` for the flows that
+    /// replace a file, `phase=install` for those that create one), until that many land there (a
+    /// fast install can finish before the kill; ReplaceWindowTests stops at each step exactly,
+    /// and the hand-built states in RecoveryTests cover the rest).
     private func aimAtInstall(_ flow: Flow, seed: UInt64, random: inout SeededGenerator, tally: inout Tally) throws {
+        let phase = flow == .encryptToPath || flow == .decrypt ? "install" : "retire"
         for aimed in 0..<(Self.installKillsPerFlow * 3) where tally.aimedHits < Self.installKillsPerFlow {
             let delay = Double.random(in: 0...0.0005, using: &random)
             let result = try attempt(
                 flow,
                 kill: { dir in
-                    .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=install", delay: delay)
-                }, context: "seed \(seed), \(flow.rawValue), install kill \(aimed), delay \(delay)s")
+                    .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=" + phase, delay: delay)
+                }, context: "seed \(seed), \(flow.rawValue), \(phase) kill \(aimed), delay \(delay)s")
             tally.record(result)
-            if result.run.killed, result.journal == "install" { tally.aimedHits += 1 }
+            if result.run.killed, result.journal == phase { tally.aimedHits += 1 }
         }
     }
 

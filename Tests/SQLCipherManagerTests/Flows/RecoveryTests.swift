@@ -213,6 +213,11 @@ struct RecoveryTests {
         #expect(OperationJournal(decoding: journal.encoded) == journal)
         let escaping = journal.encoded.replacingOccurrences(of: "a.db.scm-decrypt", with: "../a.db")
         #expect(OperationJournal(decoding: escaping) == nil)
+        var retiring = OperationJournal(operation: .rekey, install: .replace, phase: .retire, temporaryName: "a.db.scm-rekey")
+        retiring.retiredHeader = [0x00, 0x7f, 0x80, 0xff] + SourceWriteLock.retiredHeader
+        retiring.walMark = "4152:377f0682"
+        #expect(OperationJournal(decoding: retiring.encoded) == retiring)
+        #expect(OperationJournal(decoding: retiring.encoded.replacingOccurrences(of: "header=00", with: "header=0g")) == nil)
     }
 }
 

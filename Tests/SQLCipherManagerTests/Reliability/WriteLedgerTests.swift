@@ -305,16 +305,21 @@ final class LedgerProcess {
     private let folder: URL
     var processID: Int { Int(process.processIdentifier) }
 
-    init(scene: LedgerScene) throws {
-        folder = scene.dir.url
-        if scene.flow.hasSibling {
+    convenience init(scene: LedgerScene) throws {
+        try self.init(folder: scene.dir.url, database: scene.url, library: scene.flow.hasSibling)
+    }
+
+    /// `library`: our helper on `<folder>/ledger.db` (encrypted); otherwise the Python writer on `database`.
+    init(folder: URL, database: URL, library: Bool) throws {
+        self.folder = folder
+        if library {
             process.executableURL = FaultInjection.helperURL
             process.arguments = ["ledger-writer", folder.path]
         } else {
             process.executableURL = try Interop.require(Interop.python, "Python 3 (.venv)")
             process.arguments = [
                 Interop.repository.appendingPathComponent("Tests/Interop/ledger_writer.py").path,
-                scene.url.path, folder.path,
+                database.path, folder.path,
             ]
         }
         let output = Pipe()

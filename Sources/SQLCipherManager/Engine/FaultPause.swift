@@ -18,7 +18,7 @@ enum FaultPause {
                 let colon = value.firstIndex(of: ":"), value[..<colon].split(separator: ",").contains(Substring(step))
             else { return }
             let file = String(value[value.index(after: colon)...])
-            _ = FileManager.default.createFile(atPath: file, contents: nil)
+            try? FileSystem.createEmptyFile(file)
             let deadline = Date(timeIntervalSinceNow: 60)
             while FileManager.default.fileExists(atPath: file), Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.001)

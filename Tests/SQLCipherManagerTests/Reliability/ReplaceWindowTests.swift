@@ -81,8 +81,10 @@ struct ReplaceWindowTests {
             helper.kill()
             Thread.sleep(forTimeInterval: 0.3)
         }
-        reader.close()
+        // The shell closes last: a close deletes the `-wal` at the path only when no other
+        // connection has the old file open.
         let ledger = try late.stop()
+        reader.close()
         let status = helper.finish()
         if ending == "finish" { #expect(status == 0, "\(helper.errorOutput)") }
         let found = ReplaceScene.readBack(dir, encrypted: false)

@@ -10,8 +10,8 @@ import Foundation
 /// made then), `range` for a column index the row does not have. To keep a row, copy it:
 /// ``row`` is a ``Row`` that outlives the cursor.
 public struct CursorRow {
-    let cursor: RowCursor
-    let generation: UInt64
+    @usableFromInline let cursor: RowCursor
+    @usableFromInline let generation: UInt64
 
     /// The number of columns.
     public var count: Int { cursor.count }
@@ -19,37 +19,52 @@ public struct CursorRow {
     /// The column names, in select order (`sqlite3_column_name`, read once per cursor).
     public var columnNames: [String] { cursor.columnNames }
 
-    /// The statement, after checking that this row is still its current step, and the index
-    /// as SQLite takes it.
-    @inline(__always)
-    private func checked(_ index: Int) throws -> (Statement, Int32) {
+    /// The statement, after checking that this row is still its current step and that the
+    /// index is in range (one unsigned comparison), and the index as SQLite takes it. Inlined
+    /// into the caller with the typed getters: one load and three comparisons per read.
+    @inlinable @inline(__always)
+    func checked(_ index: Int) throws -> (Statement, Int32) {
         let statement = cursor.statement
-        guard statement.generation == generation else { throw notCurrent(statement) }
-        guard index >= 0, index < cursor.count else { throw columns(statement).cannotFind(index) }
+        guard statement.generation == generation, UInt(bitPattern: index) < UInt(bitPattern: cursor.count) else {
+            throw failure(at: index)
+        }
         return (statement, Int32(truncatingIfNeeded: index))
+    }
+
+    /// Why ``checked(_:)`` refused: `misuse` for a row no longer current (or a closed
+    /// database), else `range`.
+    @usableFromInline
+    func failure(at index: Int) -> SQLiteError {
+        let statement = cursor.statement
+        guard statement.generation == generation else { return notCurrent(statement) }
+        return columns(statement).cannotFind(index)
     }
 
     // MARK: - Typed getters
 
     /// `true` when the column is NULL (`sqlite3_column_type`).
+    @inlinable
     public func isNull(_ index: Int) throws -> Bool {
         let (statement, column) = try checked(index)
         return statement.isNull(at: column)
     }
 
     /// The column as a 64-bit integer (`sqlite3_column_int64`, SQLite's conversion: NULL is 0).
+    @inlinable
     public func int64(_ index: Int) throws -> Int64 {
         let (statement, column) = try checked(index)
         return statement.int64(at: column)
     }
 
     /// The column as a Double (`sqlite3_column_double`, SQLite's conversion: NULL is 0.0).
+    @inlinable
     public func double(_ index: Int) throws -> Double {
         let (statement, column) = try checked(index)
         return statement.double(at: column)
     }
 
     /// The column as text (`sqlite3_column_text`), or `nil` for NULL.
+    @inlinable
     public func text(_ index: Int) throws -> String? {
         let (statement, column) = try checked(index)
         return statement.text(at: column)
@@ -58,6 +73,7 @@ public struct CursorRow {
     /// Calls `body` with the column's text as UTF-8 bytes read in place (`sqlite3_column_text`),
     /// without creating a `String`; an empty buffer for NULL. The bytes are valid only during
     /// the call.
+    @inlinable
     public func withUTF8<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         let (statement, column) = try checked(index)
         return try statement.withText(at: column, body)

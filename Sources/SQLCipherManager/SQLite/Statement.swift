@@ -25,11 +25,16 @@ final class Statement {
     let compiles: CompileCounter
     /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
-    private(set) var generation: UInt64 = 0
+    ///
+    /// `generation` and `isFinalized` are read by the getters inlined into client code
+    /// (``CursorRow``, ``RowView``), where Swift would check exclusive access at run time (two
+    /// runtime calls per read): a statement is used by one thread at a time, and nothing
+    /// holds an `inout` access to either while a row is read, so the checks are off.
+    @usableFromInline @exclusivity(unchecked) private(set) var generation: UInt64 = 0
     /// `true` from a step (``step()``) to the next reset: only then has `sqlite3_reset` work to do.
     private var steppedSinceReset = false
     /// `true` once ``finalize()`` ran (the connection closed): the handle must not be used.
-    private(set) var isFinalized = false
+    @usableFromInline @exclusivity(unchecked) private(set) var isFinalized = false
     /// `true` while a ``RowCursor`` steps this statement (`Connection.leaseStatement`): the
     /// statement cache never hands it to another call meanwhile.
     var isLeased = false
@@ -231,12 +236,15 @@ final class Statement {
     }
 
     /// A column as Int64 (`sqlite3_column_int64`).
+    @usableFromInline
     func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
     /// A column as Double (`sqlite3_column_double`).
+    @usableFromInline
     func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// A column as text (`sqlite3_column_value`, `sqlite3_value_text`, `_bytes`: one column lookup), `nil` for NULL.
+    @usableFromInline
     func text(at index: Int32) -> String? {
         var count: Int32 = 0
         guard let pointer = csqlcipher_column_utf8(handle, index, &count) else { return nil }
@@ -245,6 +253,7 @@ final class Statement {
 
     /// Calls `body` with a column's text as UTF-8 bytes in place (one column lookup, as `text(at:)`), an
     /// empty buffer for NULL; the bytes are valid only until the next step.
+    @usableFromInline
     func withText<R>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         var count: Int32 = 0
         let pointer = csqlcipher_column_utf8(handle, index, &count)
@@ -252,6 +261,7 @@ final class Statement {
     }
 
     /// `true` when the column of the current row is NULL.
+    @usableFromInline
     func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 }
 

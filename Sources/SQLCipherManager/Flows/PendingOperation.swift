@@ -22,7 +22,9 @@ public struct PendingOperation: Sendable, Equatable {
         /// The copy was being written or verified: recovery rolls back (the file keeps its old
         /// key, or stays plaintext).
         case copying
-        /// The copy was complete and verified: recovery installs it (new key, or encrypted).
+        /// The copy was complete and verified: recovery installs it (new key, or encrypted). For
+        /// a replace whose old file was not retired yet, recovery keeps the file instead (it may
+        /// hold rows written after the crash).
         case verified
         /// The journal cannot be read: recovery refuses, and says which file to move away.
         case unreadable
@@ -49,7 +51,7 @@ public struct PendingOperation: Sendable, Equatable {
                 return
             }
             kind = Kind(rawValue: journal.operation.rawValue) ?? .unknown
-            phase = journal.phase == .install ? .verified : .copying
+            phase = journal.phase == .export ? .copying : .verified
         } catch {
             kind = .unknown
             phase = .unreadable

@@ -24,9 +24,10 @@ extension FileSystem {
     /// ``wait()`` returns when the flush has ended and throws its failure: call it before
     /// relying on the file being on disk.
     final class BackgroundSync: @unchecked Sendable {
-        // @unchecked: `failure` is written once, on the flush's thread, before `done` is
-        // left; it is read only after `done.wait()`, which orders the read after that write.
+        // @unchecked: `failure` is read and written only under `lock` (written once, on the
+        // flush's thread, before `done` is left; read after `done.wait()`).
         private var failure: Failure?
+        private let lock = NSLock()
         private let done = DispatchGroup()
 
         /// Opens `path` (`open(O_RDONLY)`, which throws here) and starts its `fsync` on a global queue.
@@ -37,7 +38,7 @@ extension FileSystem {
                 do throws(Failure) {
                     try attempt("fsync", path) { () throws(Errno) in try POSIX.sync(fd) }
                 } catch {
-                    failure = error
+                    lock.withLock { failure = error }
                 }
             }
         }
@@ -45,7 +46,7 @@ extension FileSystem {
         /// Waits for the flush to end; throws its failure (every call does).
         func wait() throws(Failure) {
             done.wait()
-            if let failure { throw failure }
+            if let failure = lock.withLock({ failure }) { throw failure }
         }
     }
 }

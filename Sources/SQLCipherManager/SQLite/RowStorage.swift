@@ -11,6 +11,7 @@ import Foundation
 @usableFromInline
 struct RowStorage {
     /// The storage classes, as SQLite numbers them (`SQLITE_INTEGER` … `SQLITE_NULL`).
+    @usableFromInline
     enum Tag: UInt8 {
         case integer = 1
         case real, text, blob, null
@@ -19,11 +20,12 @@ struct RowStorage {
     /// The heap block: the tags, cells and bytes of one row, or of several side by side (its
     /// header is unused: the count and offset are kept beside the reference, so reading a
     /// value touches no class property).
+    @usableFromInline
     final class Buffer: ManagedBuffer<Void, UInt64> {}
 
-    let buffer: Buffer
+    @usableFromInline let buffer: Buffer
     /// Where this row starts in ``buffer``, in bytes (a multiple of 8; 0 for a block of its own).
-    let offset: Int32
+    @usableFromInline let offset: Int32
     /// The number of columns.
     @usableFromInline let columns: Int32
 
@@ -31,8 +33,10 @@ struct RowStorage {
     @inlinable var count: Int { Int(columns) }
 
     /// Where the cells start: after the tags, rounded up to 8 bytes.
+    @inlinable
     static func cellsOffset(count: Int) -> Int { (count + 7) & ~7 }
     /// Where the bytes start.
+    @inlinable
     static func bytesOffset(count: Int) -> Int { cellsOffset(count: count) + 8 * count }
     /// The bytes a row of `count` columns and `byteCount` bytes of text and blobs takes,
     /// rounded up to 8.
@@ -67,7 +71,7 @@ struct RowStorage {
     func isSame(as other: RowStorage) -> Bool { buffer === other.buffer && offset == other.offset }
 
     /// The row's first byte (its tags) in ``buffer``, valid during `body`.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withBase<R>(_ body: (UnsafeRawPointer) -> R) -> R {
         buffer.withUnsafeMutablePointerToElements { body(UnsafeRawPointer($0) + Int(offset)) }
     }
@@ -119,7 +123,8 @@ struct RowStorage {
     }
 
     /// The text at `index` when the column is TEXT, else `nil` (no ``DatabaseValue`` built).
-    @usableFromInline
+    /// Inlinable, as the other typed reads: ``Row/value(_:as:)`` reads the block in place.
+    @inlinable
     func text(at index: Int) -> String? {
         withBase { base in
             guard base.load(fromByteOffset: index, as: UInt8.self) == Tag.text.rawValue else { return nil }
@@ -129,25 +134,27 @@ struct RowStorage {
     }
 
     /// The integer at `index` when the column is INTEGER, else `nil`.
-    @usableFromInline
+    @inlinable
     func int64(at index: Int) -> Int64? {
         cell(at: index, ifTagged: .integer)
     }
 
     /// The double at `index` when the column is REAL, else `nil`.
-    @usableFromInline
+    @inlinable
     func double(at index: Int) -> Double? {
         cell(at: index, ifTagged: .real).map { Double(bitPattern: UInt64(bitPattern: $0)) }
     }
 
-    private func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
+    @inlinable
+    func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
         withBase { base in
             guard base.load(fromByteOffset: index, as: UInt8.self) == tag.rawValue else { return nil }
             return base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)
         }
     }
 
-    private static func bytes(_ base: UnsafeRawPointer, count: Int, bits: Int64) -> UnsafeRawBufferPointer {
+    @inlinable
+    static func bytes(_ base: UnsafeRawPointer, count: Int, bits: Int64) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + bytesOffset(count: count) + Int(bits & 0xFFFF_FFFF), count: Int(bits >> 32))
     }
 

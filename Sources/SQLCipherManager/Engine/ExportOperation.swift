@@ -59,7 +59,7 @@ struct ExportOperation {
     /// `lockConnection`, see ``SourceWriteLock``), exports, verifies, calls `releaseSource`
     /// (which must close every other connection of this process to a file being replaced),
     /// then installs the copy: a replace shuts out readers, retires the old file and renames the
-    /// copy over it (``replace(under:opening:journal:)``). Any failure before the install
+    /// copy over it (``replace(under:journal:)``). Any failure before the install
     /// removes the copy and the journal and leaves the target as it was.
     func run(
         source: Connection, lockConnection: (() throws -> Connection)?, releaseSource: () -> Void,

@@ -114,7 +114,13 @@ final class SourceWriteLock {
 
     /// Takes the schema entry of ``tombstoneReplacedFile()`` out again (`writable_schema` lets
     /// this connection read past it), after a failed rename: the old file stays the database.
+    /// When the entry was never committed, rolls it back.
     func untombstone() throws {
+        guard connection.isAutocommit else {
+            try connection.executeScript("ROLLBACK")
+            isInTransaction = false
+            return
+        }
         try connection.executeScript(
             """
             BEGIN IMMEDIATE;

@@ -97,4 +97,33 @@ import Testing
             #expect(ids == [2])
         }
     }
+
+    /// A custom type that keeps the binder it was given (which it should not do).
+    final class KeepsItsBinder: DatabaseValueConvertible, @unchecked Sendable {
+        // @unchecked: used by one test, on one thread.
+        var kept: DatabaseValueBinder?
+        var databaseValue: DatabaseValue { .integer(1) }
+        init() {}
+        init?(databaseValue: DatabaseValue) { nil }
+        func bind(to binder: DatabaseValueBinder) throws {
+            kept = binder
+            try Int64(1).bind(to: binder)
+        }
+    }
+
+    @Test func aBinderKeptPastItsCallThrowsMisuseOnceTheDatabaseIsClosed() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let keeper = KeepsItsBinder()
+        try manager.execute("INSERT INTO v(id) VALUES (?)", keeper)
+        let binder = try #require(keeper.kept)
+        manager.close()
+        // The statement it bound is finalized: no C call is made on its freed handle.
+        #expect {
+            try Int64(2).bind(to: binder)
+        } throws: { error in
+            (error as? SQLiteError)?.extendedCode == .misuse
+        }
+        #expect(throws: SQLiteError.self) { try "text".bind(to: binder) }
+    }
 }

@@ -118,7 +118,7 @@ public struct CursorRow {
     public var row: Row {
         get throws {
             let statement = try checkedStatement()
-            return Row(columnNames: cursor.columnNames, storage: statement.rowStorage())
+            return Row(storage: statement.rowStorage(names: cursor.columnNames))
         }
     }
 

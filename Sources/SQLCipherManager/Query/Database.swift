@@ -68,7 +68,7 @@ public final class Database {
             while try statement.step() {
                 // The names after the first step: a re-prepared statement has its new ones.
                 if names == nil { names = statement.currentColumnNames() }
-                try body(Row(columnNames: names ?? [], storage: statement.rowStorage()))
+                try body(Row(storage: statement.rowStorage(names: names ?? [])))
             }
         }
     }
@@ -92,11 +92,10 @@ public final class Database {
     func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
         try query(sql, arguments) { statement in
             var rows: [Row] = []
-            var arena = RowArena()
             guard try statement.step() else { return rows }
-            let names = statement.currentColumnNames()
+            var arena = RowArena(names: statement.currentColumnNames())
             repeat {
-                rows.append(Row(columnNames: names, storage: statement.rowStorage(in: &arena)))
+                rows.append(Row(storage: statement.rowStorage(in: &arena)))
             } while try statement.step()
             return rows
         }

@@ -8,18 +8,17 @@
 /// cost few allocations and a kept row keeps at most one such block alive. ``values`` and the
 /// subscripts build each ``DatabaseValue`` on demand.
 public struct Row: Sendable, Hashable, CustomStringConvertible {
-    /// The column names, in select order.
-    public let columnNames: [String]
+    /// The column names, in select order (kept once per block of rows, not per row).
+    public var columnNames: [String] { storage.columnNames }
     @usableFromInline let storage: RowStorage
 
     /// Creates a row.
     public init(columnNames: [String], values: [DatabaseValue]) {
-        self.columnNames = columnNames
-        storage = RowStorage.make(values)
+        storage = RowStorage.make(values, names: columnNames)
     }
 
-    init(columnNames: [String], storage: RowStorage) {
-        self.columnNames = columnNames
+    /// A row of values copied out of a statement, with their names in the block.
+    init(storage: RowStorage) {
         self.storage = storage
     }
 
@@ -84,6 +83,6 @@ extension Statement {
     /// names (`currentColumnNames()`).
     @usableFromInline
     func row() -> Row {
-        Row(columnNames: currentColumnNames(), storage: rowStorage())
+        Row(storage: rowStorage(names: currentColumnNames()))
     }
 }

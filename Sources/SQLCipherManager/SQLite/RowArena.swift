@@ -18,6 +18,9 @@ struct RowArena {
     /// The largest block, in bytes (16 KiB: about 80 rows of 200 bytes).
     static let blockLimit = 16 * 1024
 
+    /// The rows' column names, in every block's header.
+    let names: [String]
+
     private var buffer: RowStorage.Buffer?
     private var base: UnsafeMutableRawPointer?
     /// Bytes used and available in the current block.
@@ -26,14 +29,16 @@ struct RowArena {
     /// Bytes written into every block so far (the next block's size, up to the limit).
     private var total = 0
 
+    init(names: [String]) { self.names = names }
+
     /// A storage for `count` columns and `byteCount` bytes in the current block (or a new
     /// one), and where to write it, once.
     mutating func allocate(count: Int, byteCount: Int) -> (RowStorage, UnsafeMutableRawPointer) {
         RowStorage.checkSize(byteCount)
         let size = RowStorage.size(count: count, byteCount: byteCount)
-        guard size <= Self.blockLimit / 4 else { return RowStorage.allocate(count: count, byteCount: byteCount) }
+        guard size <= Self.blockLimit / 4 else { return RowStorage.allocate(count: count, byteCount: byteCount, names: names) }
         if used + size > capacity || buffer == nil { startBlock(atLeast: size) }
-        guard let buffer, let base else { return RowStorage.allocate(count: count, byteCount: byteCount) }
+        guard let buffer, let base else { return RowStorage.allocate(count: count, byteCount: byteCount, names: names) }
         let storage = RowStorage(buffer: buffer, offset: Int32(used), columns: Int32(truncatingIfNeeded: count))
         let start = base + used
         used += size
@@ -60,7 +65,8 @@ struct RowArena {
 
     private mutating func startBlock(atLeast size: Int) {
         let bytes = Swift.min(Self.blockLimit, Swift.max(size, total))
-        let created = RowStorage.Buffer.create(minimumCapacity: bytes / 8) { _ in }
+        let names = names
+        let created = RowStorage.Buffer.create(minimumCapacity: bytes / 8) { _ in names }
         let block = unsafeDowncast(created, to: RowStorage.Buffer.self)
         buffer = block
         base = block.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }

@@ -17,11 +17,12 @@ struct RowStorage {
         case real, text, blob, null
     }
 
-    /// The heap block: the tags, cells and bytes of one row, or of several side by side (its
-    /// header is unused: the count and offset are kept beside the reference, so reading a
-    /// value touches no class property).
+    /// The heap block: the tags, cells and bytes of one row, or of several side by side, and in
+    /// its header the rows' column names (one array shared by every block of a query, so a
+    /// ``Row`` is only this reference and its place in the block). The count and offset are
+    /// kept beside the reference, so reading a value touches no class property.
     @usableFromInline
-    final class Buffer: ManagedBuffer<Void, UInt64> {}
+    final class Buffer: ManagedBuffer<[String], UInt64> {}
 
     @usableFromInline let buffer: Buffer
     /// Where this row starts in ``buffer``, in bytes (a multiple of 8; 0 for a block of its own).
@@ -42,10 +43,13 @@ struct RowStorage {
     /// rounded up to 8.
     static func size(count: Int, byteCount: Int) -> Int { (bytesOffset(count: count) + byteCount + 7) & ~7 }
 
+    /// The rows' column names (the block's header).
+    @usableFromInline var columnNames: [String] { buffer.header }
+
     /// A storage for `count` columns and `byteCount` bytes of text and blobs, for `fill` to
     /// write once, before it is shared: it is never written after.
-    static func make(count: Int, byteCount: Int, _ fill: (inout RowStorage.Writer) -> Void) -> RowStorage {
-        let (storage, base) = allocate(count: count, byteCount: byteCount)
+    static func make(count: Int, byteCount: Int, names: [String], _ fill: (inout RowStorage.Writer) -> Void) -> RowStorage {
+        let (storage, base) = allocate(count: count, byteCount: byteCount, names: names)
         var writer = Writer(base: base, count: count)
         fill(&writer)
         return storage
@@ -53,9 +57,9 @@ struct RowStorage {
 
     /// A block of its own for `count` columns and `byteCount` bytes, and where to write them
     /// (8-byte aligned), once, before the storage is shared.
-    static func allocate(count: Int, byteCount: Int) -> (RowStorage, UnsafeMutableRawPointer) {
+    static func allocate(count: Int, byteCount: Int, names: [String]) -> (RowStorage, UnsafeMutableRawPointer) {
         checkSize(byteCount)
-        let created = Buffer.create(minimumCapacity: size(count: count, byteCount: byteCount) / 8) { _ in }
+        let created = Buffer.create(minimumCapacity: size(count: count, byteCount: byteCount) / 8) { _ in names }
         let buffer = unsafeDowncast(created, to: Buffer.self)
         let base = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
         return (RowStorage(buffer: buffer, offset: 0, columns: Int32(truncatingIfNeeded: count)), base)
@@ -158,8 +162,8 @@ struct RowStorage {
         UnsafeRawBufferPointer(start: base + bytesOffset(count: count) + Int(bits & 0xFFFF_FFFF), count: Int(bits >> 32))
     }
 
-    /// A storage holding `values`.
-    static func make(_ values: [DatabaseValue]) -> RowStorage {
+    /// A storage holding `values`, named `names`.
+    static func make(_ values: [DatabaseValue], names: [String]) -> RowStorage {
         var byteCount = 0
         for value in values {
             switch value {
@@ -168,7 +172,7 @@ struct RowStorage {
             default: break
             }
         }
-        return make(count: values.count, byteCount: byteCount) { (writer: inout Writer) in
+        return make(count: values.count, byteCount: byteCount, names: names) { (writer: inout Writer) in
             for (index, value) in values.enumerated() { writer.write(value, at: index) }
         }
     }

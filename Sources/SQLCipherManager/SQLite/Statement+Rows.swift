@@ -4,7 +4,7 @@ import Foundation
 // MARK: - Rows copied out of the current step
 
 extension Statement {
-    /// The scratch buffer of ``rowStorage()``: 1 KiB, which Swift keeps on the stack (a larger
+    /// The scratch buffer of ``rowStorage(names:)``: 1 KiB, which Swift keeps on the stack (a larger
     /// temporary allocation goes to the heap).
     static let scratchBytes = 1024
 
@@ -16,7 +16,7 @@ extension Statement {
     /// loops: each column's value, storage class and length and the texts' and blobs' total
     /// (`csqlcipher_row_shape`), then, once the block is allocated, the values themselves
     /// (`csqlcipher_row_copy`).
-    func rowStorage() -> RowStorage {
+    func rowStorage(names: [String]) -> RowStorage {
         let count = columnCount
         let copied: RowStorage? = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.scratchBytes / 8) { scratch in
             guard let start = scratch.baseAddress else { return nil }
@@ -24,15 +24,15 @@ extension Statement {
             let byteCount = Int(
                 csqlcipher_row_copy_into(handle, Int32(count), source.assumingMemoryBound(to: UInt8.self), Int64(scratch.count * 8)))
             guard byteCount >= 0 else { return nil }
-            let (storage, target) = RowStorage.allocate(count: count, byteCount: byteCount)
+            let (storage, target) = RowStorage.allocate(count: count, byteCount: byteCount, names: names)
             target.copyMemory(from: source, byteCount: RowStorage.bytesOffset(count: count) + byteCount)
             return storage
         }
-        return copied ?? rowStorage { RowStorage.allocate(count: $0, byteCount: $1) }
+        return copied ?? rowStorage { RowStorage.allocate(count: $0, byteCount: $1, names: names) }
     }
 
     /// The current row copied into `arena`'s current block in one C loop
-    /// (`csqlcipher_row_copy_into`) when it fits there, else as ``rowStorage()`` copies a large
+    /// (`csqlcipher_row_copy_into`) when it fits there, else as ``rowStorage(names:)`` copies a large
     /// row, into the block the arena gives it.
     func rowStorage(in arena: inout RowArena) -> RowStorage {
         let count = columnCount
@@ -46,7 +46,7 @@ extension Statement {
         let count = columnCount
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: Swift.max(count, 1)) { shape in
             withUnsafeTemporaryAllocation(of: OpaquePointer?.self, capacity: Swift.max(count, 1)) { values in
-                guard let shapeBase = shape.baseAddress, let valueBase = values.baseAddress else { return RowStorage.make([]) }
+                guard let shapeBase = shape.baseAddress, let valueBase = values.baseAddress else { return RowStorage.make([], names: []) }
                 let byteCount = Int(csqlcipher_row_shape(handle, Int32(count), shapeBase, valueBase))
                 let (storage, base) = allocate(count, byteCount)
                 let tags = base.assumingMemoryBound(to: UInt8.self)

@@ -46,6 +46,21 @@ import Testing
         }
     }
 
+    /// A row is its block's reference and its place in it (the names are in the block's
+    /// header, once per block): 16 bytes in a `[Row]`, and every row of a query, in every
+    /// block, has the same names.
+    @Test func aRowIsSixteenBytesAndItsNamesLiveInItsBlock() throws {
+        #expect(MemoryLayout<Row>.size == 16)
+        let dir = TemporaryDirectory()
+        let manager = try filledManager(dir, rows: 500)
+        let rows = try manager.fetchAll("SELECT id AS n, name FROM t ORDER BY id")
+        #expect(Set(rows.map { ObjectIdentifier($0.storage.buffer) }).count > 1)
+        #expect(rows.allSatisfy { $0.columnNames == ["n", "name"] && $0["n"] != nil })
+        let built = Row(columnNames: ["a", "b"], values: [.integer(1), .null])
+        #expect(built.columnNames == ["a", "b"])
+        #expect(built != Row(columnNames: ["a", "c"], values: [.integer(1), .null]))
+    }
+
     @Test func aRowLargerThanAQuarterOfTheLimitGetsABlockOfItsOwn() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, data BLOB)")

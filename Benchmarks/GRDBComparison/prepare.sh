@@ -30,5 +30,6 @@ open(path, "w").write(text)
 PY
 cp -R "$here/Package.swift" "$here/Sources" "$out/"
 ln -s "$repo/Benchmarks/CBaseline" "$out/Sources/CBaseline"
+ln -s "$repo/Benchmarks/SQLCipherBench/Rows.swift" "$out/Sources/GRDBBench/Rows.swift"
 (cd "$out" && $SWIFT build -c release >&2)
 echo "$out/.build/release/GRDBBench"

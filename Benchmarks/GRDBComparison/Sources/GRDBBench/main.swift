@@ -7,36 +7,12 @@ import GRDB
 import GRDBShim
 
 let password = "correct horse battery staple"
-let insertSQL = "INSERT INTO bench(id, t1, t2, t3, t4, n1, n2, r) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-let selectAllSQL = "SELECT id, t1, t2, t3, t4, n1, n2, r FROM bench"
-let lookupSQL = "SELECT id, t1, t2, t3, t4, n1, n2, r FROM bench WHERE id = ?"
 let createSQL = "CREATE TABLE bench(id INTEGER PRIMARY KEY, t1 TEXT, t2 TEXT, t3 TEXT, t4 TEXT, n1 INTEGER, n2 INTEGER, r REAL)"
-let letters = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz"
-
-// The same per-row formatting as SQLCipherBench's Rows.formattedText.
-func formattedText(_ row: Int, _ field: Int) -> String {
-    let k = (row * (2 * field + 3) + field) % 1024
-    let length = 12 + (k * 37 + field * 11) % 40
-    let prefix = 5 + (k >= 10 ? 1 : 0) + (k >= 100 ? 1 : 0) + (k >= 1000 ? 1 : 0)
-    let utf8 = letters.utf8
-    let start = utf8.index(utf8.startIndex, offsetBy: (k + prefix) % 26)
-    return "f\(field)k\(k):\(letters[start..<utf8.index(start, offsetBy: length - prefix)])"
-}
-func int1(_ row: Int) -> Int64 { Int64((row * 7919) % 100_000) }
-func int2(_ row: Int) -> Int64 { Int64(row % 13) }
-func real(_ row: Int) -> Double { Double(row) * 0.25 }
-
-func randomIDs(count: Int, rows: Int) -> [Int64] {
-    var state: UInt64 = 0x5EED_1234_ABCD_0001
-    return (0..<count).map { _ in
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int64(z % UInt64(rows)) + 1
-    }
-}
+// The SQL, the per-row formatting and the lookup ids are SQLCipherBench's own (Rows.swift,
+// linked into this target by prepare.sh), so both benchmarks do exactly the same work.
+let insertSQL = Rows.insertSQL
+let selectAllSQL = Rows.selectAllSQL
+let lookupSQL = Rows.lookupSQL
 
 func checksum(_ row: Row) -> Int64 {
     var sum: Int64 = row[0]
@@ -84,8 +60,8 @@ func insert(_ directory: String, rows: Int, statement: Bool) throws -> (Double, 
                 let insert = try db.makeStatement(sql: insertSQL)
                 for row in 1...rows {
                     try insert.execute(arguments: [
-                        row, formattedText(row, 0), formattedText(row, 1), formattedText(row, 2),
-                        formattedText(row, 3), int1(row), int2(row), real(row),
+                        row, Rows.formattedText(row, 0), Rows.formattedText(row, 1), Rows.formattedText(row, 2),
+                        Rows.formattedText(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row),
                     ])
                 }
             } else {
@@ -93,8 +69,8 @@ func insert(_ directory: String, rows: Int, statement: Bool) throws -> (Double, 
                     try db.execute(
                         sql: insertSQL,
                         arguments: [
-                            row, formattedText(row, 0), formattedText(row, 1), formattedText(row, 2),
-                            formattedText(row, 3), int1(row), int2(row), real(row),
+                            row, Rows.formattedText(row, 0), Rows.formattedText(row, 1), Rows.formattedText(row, 2),
+                            Rows.formattedText(row, 3), Rows.int1(row), Rows.int2(row), Rows.real(row),
                         ])
                 }
             }
@@ -117,7 +93,7 @@ func run(_ arguments: [String]) throws -> (Double, Int64) {
     }
     let dbQueue = try queue(directory + "/fixtures/enc-\(rows)-p0.db")
     _ = try dbQueue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-    let ids = randomIDs(count: count, rows: rows)
+    let ids = Rows.randomIDs(count: count, rows: rows)
     switch workload {
     case "read-cursor":
         return try time {

@@ -10,6 +10,9 @@ scratch=.build/docs-build
 graphs=.build/docs-symbol-graphs
 rm -rf "$graphs" .build/docs
 mkdir -p "$graphs"
+# The compiler writes the graphs only when it compiles the module: drop the module's build
+# products, or a second run in a row finds the build up to date and the graphs gone.
+rm -f "$scratch"/debug/Modules/SQLCipherManager.swiftmodule
 # Inherited and synthesized docs are left out, so a member that only repeats its protocol's
 # text shows up as undocumented below.
 swift build --scratch-path "$scratch" --target SQLCipherManager \

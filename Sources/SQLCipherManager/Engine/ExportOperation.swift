@@ -112,6 +112,7 @@ struct ExportOperation {
             journal.targetStamp = FileSystem.stamp(of: target)
             if writeLock.isWAL { journal.walMark = Self.walMark(of: target) } else { journal.retiredHeader = header }
             try journal.write(for: target)
+            FaultPause.at("journaled")
         } catch {
             rollBack()
             throw error

@@ -8,7 +8,8 @@ import Foundation
 /// that exact step, or let other processes act there, then let it go on.
 ///
 /// The steps of a replace, in order: `checked` (the copy is verified, the readers are shut
-/// out and no other program has the WAL database open; the old file is untouched), `retired`
+/// out and no other program has the WAL database open; the old file is untouched), `journaled`
+/// (the journal says phase `retire`; the old file is still untouched), `retired`
 /// (the old file's header is overwritten; the copy is not yet renamed over it) and
 /// `installed` (the copy is in place; the old file's schema is not yet replaced).
 enum FaultPause {

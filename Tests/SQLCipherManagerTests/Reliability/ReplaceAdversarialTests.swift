@@ -126,4 +126,51 @@ struct ReplaceAdversarialTests {
         #expect(found.ids == [1, 2])
         #expect(FileSnapshot(dir.url).leftovers == [])
     }
+
+    /// Through a symbolic link the real file is the one retired and replaced (its journal and
+    /// copy sit beside it); the link stays a link.
+    @Test("a rekey through a symbolic link killed once the real file is retired: recovery replaces the real file")
+    func symlinkedPathRetired() throws {
+        let dir = TemporaryDirectory()
+        try ReplaceScene.makeLedger(in: dir, encrypted: true, wal: false)
+        try dir.withOpened("ledger.db", password: "old-secret") { db in
+            for id in 1...20 { try db.execute("INSERT INTO ledger(id, body) VALUES (?, 'kept')", id) }
+        }
+        try FileManager.default.moveItem(at: dir.file("ledger.db"), to: dir.file("real.db"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("ledger.db").path, withDestinationPath: "real.db")
+        let helper = try PausedHelper("rekey-ledger", in: dir, steps: ["retired"])
+        let paused = helper.waitForPause()
+        helper.kill()
+        #expect(paused, "\(helper.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("real.db.scm-journal").path))
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file("ledger.db")) == .completed)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file("ledger.db").path) == "real.db")
+        let found = ReplaceScene.readBack(dir, encrypted: true)
+        #expect(found.state == "new" && found.problems == [], "\(found)")
+        #expect(found.ids == Set(1...20))
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
+
+    /// Encrypt in place of a plaintext file whose page size is not 4096 (the marker covers the
+    /// page-size field at bytes 16–17 too), killed once retired or just before: recovery rolls
+    /// forward or back, and the file opens with every row.
+    @Test(
+        "encrypt in place of a file with another page size, killed at journaled and retired",
+        arguments: [1024, 65536], ["journaled", "retired"])
+    func otherPageSize(pageSize: Int, step: String) throws {
+        let dir = TemporaryDirectory()
+        let plain = try Connection(path: dir.file("ledger.db").path, mode: .readWriteCreate)
+        try plain.executeScript(
+            "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = DELETE; CREATE TABLE ledger(id INTEGER PRIMARY KEY, body TEXT)")
+        for id in 1...30 { try plain.executeScript("INSERT INTO ledger(id, body) VALUES (\(id), hex(randomblob(300)))") }
+        plain.close()
+        let helper = try PausedHelper("encrypt-ledger", in: dir, steps: [step])
+        let paused = helper.waitForPause()
+        helper.kill()
+        #expect(paused, "\(helper.errorOutput)")
+        let found = ReplaceScene.readBack(dir, encrypted: false)
+        #expect(found.state == (step == "retired" ? "new" : "old") && found.problems == [], "\(found)")
+        #expect(found.ids == Set(1...30))
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
 }

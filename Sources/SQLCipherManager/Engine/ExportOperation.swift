@@ -110,7 +110,8 @@ struct ExportOperation {
             header = try writeLock.originalHeader()
             journal.phase = .retire
             journal.targetStamp = FileSystem.stamp(of: target)
-            if writeLock.isWAL { journal.walMark = Self.walMark(of: target) } else { journal.retiredHeader = header }
+            journal.retiredHeader = header
+            if writeLock.isWAL { journal.walMark = Self.walMark(of: target) }
             try journal.write(for: target)
             FaultPause.at("journaled")
         } catch {
@@ -118,17 +119,21 @@ struct ExportOperation {
             throw error
         }
         do {
+            // The header write is the retire in both modes (recovery's keyless proof). In WAL
+            // mode the schema entry then stops the connections that keep page 1 in their cache,
+            // and the header goes over that entry's page 1 in the `-wal` too, so that a
+            // checkpoint (another program's close) carries it into the file.
+            try writeLock.markRetired()
             if writeLock.isWAL {
                 try writeLock.tombstoneReplacedFile()
-                try writeLock.checkpointRetiredWAL(timeout: busyTimeout)
-            } else {
-                try writeLock.markRetired()
+                FaultPause.at("tombstoned")
+                try writeLock.markRetiredInWAL()
             }
             FaultPause.at("retired")
             try Self.installCopy(copy.path, at: target, mode: .replace)
         } catch {
-            let unretired = writeLock.isWAL ? (try? writeLock.untombstone()) != nil : (try? writeLock.restoreHeader(header)) != nil
-            if unretired { rollBack() }
+            let untombstoned = !writeLock.isWAL || (try? writeLock.untombstone()) != nil
+            if untombstoned, (try? writeLock.restoreHeader(header)) != nil { rollBack() }
             throw error
         }
         // The copy is in place: from here on nothing undoes it.

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// The steps of a replace, in order: `checked` (the copy is verified, the readers are shut
 /// out and no other program has the WAL database open; the old file is untouched), `journaled`
-/// (the journal says phase `retire`; the old file is still untouched), `retired`
+/// (the journal says phase `retire`; the old file is still untouched), `tombstoned` (WAL: the
+/// header is overwritten and the `scm_replaced` entry committed, its page 1 in the `-wal` not yet
+/// retired), `retired`
 /// (the old file's header is overwritten; the copy is not yet renamed over it) and
 /// `installed` (the copy is in place; the old file's schema is not yet replaced).
 enum FaultPause {

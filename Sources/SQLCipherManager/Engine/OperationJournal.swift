@@ -52,12 +52,13 @@ struct OperationJournal: Equatable {
     /// overwritten (the overwrite changes the modification time, so recovery does not compare
     /// it; it restores the header only into the file with that device and inode).
     var targetStamp: String?
-    /// In phase `retire`: the target's first bytes before ``SourceWriteLock/markRetired()``
-    /// overwrote them (the SQLite header, or SQLCipher's salt and the start of page 1: no key
+    /// In phase `retire` (both modes; a WAL journal of the first version has none, see
+    /// recovery): the target's first bytes before ``SourceWriteLock/markRetired()`` overwrote
+    /// them (the SQLite header, or SQLCipher's salt and the start of page 1: no key
     /// and no row), so that recovery can put them back when the copy cannot be installed.
     var retiredHeader: [UInt8]?
     /// In phase `retire` of a WAL database: the `-wal`'s size and first 32 bytes (hexadecimal)
-    /// just before the schema entry that retires the file was committed to it, as
+    /// just before the schema entry that stops its connections was committed to it, as
     /// `<size>:<hex>`, so that recovery can take that commit out again (see ``SourceWriteLock``).
     var walMark: String?
     /// Once the copy is verified: the copy's fingerprint (``FileSystem/fingerprint(of:)``: identity, times, SHA-256 of its first and last pages). Recovery installs a copy

@@ -13,22 +13,23 @@ import Foundation
 /// - Before the install, in rollback-journal mode, ``shutOutReaders(timeout:)`` raises it to
 ///   EXCLUSIVE, so no connection is inside a read transaction on the old file when it is
 ///   replaced (a WAL reader needs no such wait: it cannot write while the lock is held).
-/// - In rollback-journal mode, before the rename, ``markRetired()`` overwrites the old file's first 64 bytes (SQLite's
+/// - Before the rename, ``markRetired()`` overwrites the old file's first 64 bytes (SQLite's
 ///   header, or SQLCipher's salt and the start of page 1) with ``retiredHeader``. In
 ///   rollback-journal mode that single write retires the file for every connection still open
 ///   on it, whatever program owns it: each connection checks bytes 24–39 when its next
 ///   transaction starts, finds them changed, drops its cache and reads page 1 again, which no
 ///   longer decrypts (HMAC) or no longer starts with SQLite's header: `SQLITE_NOTADB`, never a
-///   write. The same bytes tell recovery, without a key, that the file was retired (see
-///   ``OperationJournal/Phase/retire``); ``restoreHeader(_:)`` puts the original back.
+///   write. In both modes it stops every connection opened after it (SQLCipher derives its key
+///   from those first 16 bytes), and the same bytes tell recovery, without a key, that the file
+///   was retired (see ``OperationJournal/Phase/retire``); ``restoreHeader(_:)`` puts the
+///   original back. (This connection never checkpoints, so the header stays in WAL mode too.)
 /// - ``tombstoneReplacedFile()`` writes, in the same transaction, a schema entry that SQLite
 ///   cannot parse and commits it: every connection on the old file then fails its next
-///   statement with "malformed database schema (scm_replaced)". In WAL mode this commit is
-///   what retires the file (a WAL reader whose snapshot did not change keeps page 1 in its
-///   cache and would never see a new header), so it comes before the rename, then
-///   ``checkpointRetiredWAL(timeout:)`` puts it into the database file itself
-///   (``untombstone()`` undoes it if the rename fails); in rollback-journal mode it comes after
-///   the rename and only names the cause. The connection keeps its journal in memory
+///   statement with "malformed database schema (scm_replaced)". In WAL mode this commit, into
+///   the `-wal`, right after the header write, stops the connections that were open before (a
+///   WAL reader whose snapshot did not change keeps page 1 in its cache and would never see
+///   the new header), so it comes before the rename (``untombstone()`` undoes it if the rename
+///   fails); in rollback-journal mode it comes after the rename and only names the cause. The connection keeps its journal in memory
 ///   (rollback mode), so it never creates a `-journal` beside the new file.
 /// - It is closed with ``Connection/keepWALOnClose()``, so it never deletes the new file's
 ///   `-wal` or `-shm`, which have the same names as the old file's.
@@ -47,7 +48,8 @@ final class SourceWriteLock {
             let mode = try connection.prepare("PRAGMA journal_mode")
             _ = try mode.step()
             isWAL = mode.text(at: 0)?.lowercased() == "wal"
-            if !isWAL { try connection.executeScript("PRAGMA journal_mode = MEMORY") }
+            // WAL: no commit of this connection may checkpoint the retired header away.
+            try connection.executeScript(isWAL ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA journal_mode = MEMORY")
             try connection.executeScript("BEGIN IMMEDIATE")
             isInTransaction = true
         } catch {
@@ -84,6 +86,36 @@ final class SourceWriteLock {
     /// Retires the old file, before the copy is renamed over it: one write of ``retiredHeader``
     /// at offset 0, through SQLite's own descriptor (see the type's documentation).
     func markRetired() throws { try connection.writeMainFile(Self.retiredHeader, at: 0) }
+
+    /// WAL, after ``tombstoneReplacedFile()``: writes ``retiredHeader`` over the start of the
+    /// page 1 that commit appended to the `-wal` (its last frame of page 1 of the current
+    /// generation, whose salts are the `-wal` header's). A checkpoint — another program's close
+    /// after a kill — then copies the retired header into the file instead of the real page 1,
+    /// and a connection that reads page 1 from the `-wal` fails there too (the frame checksums
+    /// are checked only when SQLite rebuilds its index, which then ends the `-wal` before it).
+    func markRetiredInWAL() throws {
+        let wal = FileSystem.resolvedPath(connection.path) + "-wal"
+        guard let frame = try Self.lastFrameOfPageOne(in: wal) else { return }
+        try FileSystem.overwrite(wal, with: Self.retiredHeader, at: frame + 24)
+    }
+
+    /// The offset of the last frame of page 1 in a `-wal` (24-byte frame headers: page number,
+    /// size after commit, the two salts of the header at bytes 16–23, checksums), `nil` when none.
+    static func lastFrameOfPageOne(in wal: String) throws -> Int64? {
+        let header = try FileSystem.bytes(of: wal, count: 32, at: 0)
+        guard header.count == 32 else { return nil }
+        let pageSize = Int64(DatabaseFile.headerField(header, at: 8, count: 4))
+        guard pageSize >= 512, let size = FileSystem.size(of: wal) else { return nil }
+        var found: Int64?
+        var offset: Int64 = 32
+        while offset + 24 + pageSize <= size {
+            let frame = try FileSystem.bytes(of: wal, count: 24, at: offset)
+            guard frame.count == 24, frame[8..<16] == header[16..<24] else { break }
+            if DatabaseFile.headerField(frame, at: 0, count: 4) == 1 { found = offset }
+            offset += 24 + pageSize
+        }
+        return found
+    }
 
     /// Un-retires the old file: writes back the bytes ``originalHeader()`` returned.
     func restoreHeader(_ header: [UInt8]) throws { try connection.writeMainFile(header, at: 0) }
@@ -129,24 +161,6 @@ final class SourceWriteLock {
             PRAGMA writable_schema = OFF;
             COMMIT
             """)
-    }
-
-    /// WAL, once the schema entry is committed: copies the whole `-wal` into the file and
-    /// empties it (`PRAGMA wal_checkpoint(TRUNCATE)`), waiting up to `timeout` seconds for
-    /// readers, so that the entry is in the database file itself before the `-wal` at the path
-    /// is removed, and a connection that opens the old file later reads it there.
-    func checkpointRetiredWAL(timeout: TimeInterval) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let checkpoint = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
-            _ = try checkpoint.step()
-            if checkpoint.int64(at: 0) == 0 { return }
-            guard Date() < deadline else {
-                throw SQLiteError(
-                    extendedCode: .busy, message: "another connection kept reading the database for longer than the busy timeout")
-            }
-            Thread.sleep(forTimeInterval: 0.001)
-        }
     }
 
     private func schemaVersion() throws -> Int64 {

@@ -74,6 +74,17 @@ enum POSIX {
         }
     }
 
+    /// Writes every byte at `offset` (`pwrite`, repeated after a short write or `EINTR`).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if written < 0, Errno.current == .interrupted { continue }
+            guard written > 0 else { throw written < 0 ? Errno.current : .ioError }
+            done += written
+        }
+    }
+
     /// `fsync`.
     static func sync(_ fd: Int32) throws(Errno) {
         guard fsync(fd) == 0 else { throw Errno.current }

@@ -61,12 +61,16 @@ extension DatabaseManager {
 
     /// A replace that died while retiring the old file. Without the retired header the retire
     /// never happened (or the copy is already renamed in): the target is the database (and may
-    /// hold rows written since), the copy goes. With it, nobody can have written to the target since: the verified copy, which has
-    /// every committed row, is renamed over it (with the target's sidecars, which hold nothing:
-    /// the WAL was backfilled); a copy that is not the verified one is discarded and the
-    /// target's original header written back (un-retired), in that very file only.
+    /// hold rows written since, in its `-wal` too), the copy goes. With it, nobody can have
+    /// written to the target since: the verified copy, which has every committed row, is
+    /// renamed over it (with the target's sidecars, which hold nothing
+    /// newer). A copy that is not the verified one is discarded and the target un-retired, in
+    /// that very file only: in WAL mode its `-wal` first goes back to what it was before the
+    /// schema entry was committed (``rewindWAL(_:to:)``), then its original header is written back.
     private static func resolveRetire(_ journal: OperationJournal, target: String, temporary: String) throws -> RecoveryOutcome {
-        if let walMark = journal.walMark { return try resolveWALRetire(journal, walMark: walMark, target: target, temporary: temporary) }
+        if let walMark = journal.walMark, journal.retiredHeader == nil {
+            return try resolveSchemaOnlyWALRetire(journal, walMark: walMark, target: target, temporary: temporary)
+        }
         guard DatabaseFile(path: target).header(count: SourceWriteLock.retiredHeader.count) == SourceWriteLock.retiredHeader else {
             return DatabaseFile(path: temporary).exists ? .rolledBack : .completed
         }
@@ -80,23 +84,20 @@ extension DatabaseManager {
             throw DatabaseManagerError.recoveryFailed(
                 path: OperationJournal.path(for: target), reason: "the file was retired but its verified copy is gone or changed")
         }
+        if let walMark = journal.walMark { try rewindWAL(target, to: walMark) }
         let connection = try Connection(path: target, mode: .readWrite)
         defer { connection.close() }
         try connection.writeMainFile(header, at: 0)
         return .discardedUnprovenCopy
     }
 
-    /// The same for a WAL database, which the schema entry committed to its `-wal` retires
-    /// (``SourceWriteLock/checkpointRetiredWAL(timeout:)`` then copies it into the file): the
-    /// verified copy is renamed over the file whenever it is there (if the entry was never
-    /// committed, the file still had every row of the copy, unless a program that opened it in
-    /// the last moments wrote to it after the crash: see README). Without the verified copy, the
-    /// old file, if it is still the one at the path, gets back its `-wal` as it was before the
-    /// commit when the entry is still only there (cut to its recorded size, or emptied when SQLite
-    /// had started it over: everything before was in the file then; its `-shm` goes, SQLite
-    /// rebuilds it). Once the entry is in the file only its key could take it out: the file is
-    /// left as it is, and opening it fails naming `scm_replaced`.
-    private static func resolveWALRetire(
+    /// A WAL replace journaled by the first version of the retire, which committed and
+    /// checkpointed the schema entry but wrote no header: the verified copy is renamed over the
+    /// file whenever it is there. Without it, the old file, if it is still the one at the path,
+    /// gets back its `-wal` as it was before the commit when the entry is still only there
+    /// (``rewindWAL(_:to:)``). Once the entry is in the file only its key could take it out:
+    /// the file is left as it is, and opening it fails naming `scm_replaced`.
+    private static func resolveSchemaOnlyWALRetire(
         _ journal: OperationJournal, walMark: String, target: String, temporary: String
     ) throws -> RecoveryOutcome {
         if let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest {
@@ -106,13 +107,21 @@ extension DatabaseManager {
         guard let stamp = journal.targetStamp, let identity = FileSystem.identity(of: target),
             stamp.hasPrefix("\(identity.device):\(identity.inode):")
         else { return .completed }
+        try rewindWAL(target, to: walMark)
+        return .discardedUnprovenCopy
+    }
+
+    /// Takes out of the target's `-wal` what was committed after `walMark` (its size and first
+    /// bytes, ``ExportOperation/walMark(of:)``, taken under the write lock just before the
+    /// retire): cut to that size, or emptied when SQLite had started it over (its header changed:
+    /// everything before was in the file then); its `-shm` goes, SQLite rebuilds it.
+    private static func rewindWAL(_ target: String, to walMark: String) throws {
         let recorded = walMark.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let size = recorded.first.flatMap { Int64($0) } ?? 0
         let wal = target + "-wal"
-        guard let current = FileSystem.size(of: wal), current > size else { return .discardedUnprovenCopy }
         let unchanged = recorded.count == 2 && ExportOperation.walMark(of: target).hasSuffix(":" + recorded[1])
+        guard let current = FileSystem.size(of: wal), current > size || (current > 0 && !unchanged) else { return }
         try FileSystem.truncate(wal, to: unchanged ? size : 0)
         try FileSystem.remove(target + "-shm")
-        return .discardedUnprovenCopy
     }
 }

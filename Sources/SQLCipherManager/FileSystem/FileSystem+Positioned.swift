@@ -1,0 +1,32 @@
+import Foundation
+
+// MARK: - Reading and writing at an offset
+
+extension FileSystem {
+    /// Up to `count` bytes of the file at `offset` (`open`, `pread`); fewer at its end.
+    static func bytes(of path: String, count: Int, at offset: Int64) throws(Failure) -> [UInt8] {
+        let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, [.readOnly]) }
+        defer { POSIX.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var failure: Errno?
+        let read = buffer.withUnsafeMutableBytes { bytes -> Int in
+            do throws(Errno) { return try POSIX.read(fd, into: bytes, at: offset) } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw Failure(operation: "read", path: path, errno: failure) }
+        return Array(buffer.prefix(read))
+    }
+
+    /// Writes `bytes` over the existing file at `offset` (`open`, `pwrite`).
+    static func overwrite(_ path: String, with bytes: [UInt8], at offset: Int64) throws(Failure) {
+        let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, [.writeOnly]) }
+        defer { POSIX.close(fd) }
+        var failure: Errno?
+        bytes.withUnsafeBytes { raw in
+            do throws(Errno) { try POSIX.writeAll(fd, raw, at: offset) } catch { failure = error }
+        }
+        if let failure { throw Failure(operation: "write", path: path, errno: failure) }
+    }
+}

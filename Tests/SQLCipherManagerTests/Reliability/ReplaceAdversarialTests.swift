@@ -193,4 +193,38 @@ struct ReplaceAdversarialTests {
         #expect(found.ids == Set(1...30))
         #expect(FileSnapshot(dir.url).leftovers == [])
     }
+
+    /// A WAL source whose `-wal` still holds committed frames (page 1 among them: a table created
+    /// and rows 1...50, never checkpointed) when the rekey retires it, killed at `journaled` or
+    /// `retired`; then another client tries to commit and closes (a checkpoint of those frames).
+    /// Before the retire its row is kept. Once retired it is refused; its close rebuilds the
+    /// `-wal` index, which ends before the frame whose checksum the retired header broke, and
+    /// checkpoints the earlier frames, page 1 among them, over the file's retired header: the
+    /// file is the old database again (no entry, every row), and recovery keeps it.
+    @Test(
+        "a WAL source with un-checkpointed frames, killed at journaled and retired, another client acts",
+        arguments: ["journaled", "retired"])
+    func pendingWALFrames(step: String) throws {
+        let dir = TemporaryDirectory()
+        let scratch = TemporaryDirectory()
+        try ReplaceScene.makeLedger(in: scratch, encrypted: true, wal: true)
+        let writer = try ReplaceScene.keyedConnection(scratch.file("ledger.db"), password: "old-secret")
+        try writer.executeScript("PRAGMA wal_autocheckpoint = 0; CREATE TABLE extra(x)")
+        for id in 1...50 { try writer.executeScript("INSERT INTO ledger(id, body) VALUES (\(id), hex(randomblob(200)))") }
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(at: scratch.file("ledger.db" + suffix), to: dir.file("ledger.db" + suffix))
+        }
+        writer.close()
+        #expect((FileSystem.size(of: dir.file("ledger.db-wal").path) ?? 0) > 32)
+        let helper = try PausedHelper("rekey-ledger", in: dir, steps: [step])
+        let paused = helper.waitForPause()
+        #expect((FileSystem.size(of: dir.file("ledger.db-wal").path) ?? 0) > 32, "the frames were checkpointed before the retire")
+        helper.kill()
+        #expect(paused, "\(helper.errorOutput)")
+        #expect(otherClientInserts(dir) == (step == "journaled"))
+        let found = ReplaceScene.readBack(dir, encrypted: true)
+        #expect(found.state == "old" && found.problems == [], "\(found)")
+        #expect(found.ids == Set(1...50).union(step == "journaled" ? [777] : []))
+        #expect(FileSnapshot(dir.url).leftovers == [])
+    }
 }

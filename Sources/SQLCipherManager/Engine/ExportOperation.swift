@@ -132,8 +132,7 @@ struct ExportOperation {
             FaultPause.at("retired")
             try Self.installCopy(copy.path, at: target, mode: .replace)
         } catch {
-            let untombstoned = !writeLock.isWAL || (try? writeLock.untombstone()) != nil
-            if untombstoned, (try? writeLock.restoreHeader(header)) != nil { rollBack() }
+            if writeLock.unretire(header: header) { rollBack() }
             throw error
         }
         // The copy is in place: from here on nothing undoes it.

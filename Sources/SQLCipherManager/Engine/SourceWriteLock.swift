@@ -40,6 +40,8 @@ final class SourceWriteLock {
     private var isInTransaction = false
     /// Opened by ``otherProgramHavingWALOpen()``, closed after the connection (see ``FileSystem/LockProbe``).
     private var walProbe: FileSystem.LockProbe?
+    /// Where ``markRetiredInWAL()`` wrote in the `-wal`, and the bytes it overwrote there.
+    private var retiredFrame: (offset: Int64, bytes: [UInt8])?
 
     /// Takes the lock on `connection`, a connection of its own to the file (keyed if encrypted).
     init(connection: Connection) throws {
@@ -96,7 +98,25 @@ final class SourceWriteLock {
     func markRetiredInWAL() throws {
         let wal = FileSystem.resolvedPath(connection.path) + "-wal"
         guard let frame = try Self.lastFrameOfPageOne(in: wal) else { return }
+        let original = try FileSystem.bytes(of: wal, count: Self.retiredHeader.count, at: frame + 24)
+        retiredFrame = (frame + 24, original)
         try FileSystem.overwrite(wal, with: Self.retiredHeader, at: frame + 24)
+    }
+
+    /// Un-retires the old file after a failed rename, in this order: the `-wal` frame of
+    /// ``markRetiredInWAL()`` gets its bytes back (else SQLite, rebuilding its index from the
+    /// `-wal` after a crash, would end it at that frame and drop every commit after it; when the
+    /// install had already removed the `-wal` at the path, only open connections still reach it,
+    /// through their index, and nothing rebuilds one from it), the schema entry goes
+    /// (``untombstone()``), the header is written back. `false` when a step failed.
+    func unretire(header: [UInt8]) -> Bool {
+        let wal = FileSystem.resolvedPath(connection.path) + "-wal"
+        if let retiredFrame, FileSystem.size(of: wal) != nil {
+            guard (try? FileSystem.overwrite(wal, with: retiredFrame.bytes, at: retiredFrame.offset)) != nil else { return false }
+        }
+        retiredFrame = nil
+        guard !isWAL || (try? untombstone()) != nil else { return false }
+        return (try? restoreHeader(header)) != nil
     }
 
     /// The offset of the last frame of page 1 in a `-wal` (24-byte frame headers: page number,

@@ -227,4 +227,33 @@ struct ReplaceAdversarialTests {
         #expect(found.ids == Set(1...50).union(step == "journaled" ? [777] : []))
         #expect(FileSnapshot(dir.url).leftovers == [])
     }
+
+    /// The un-retire after a failed rename (``SourceWriteLock/unretire(header:)``), in WAL mode:
+    /// the old file stays the database and another connection commits to it; then a crash loses
+    /// the `-shm`. SQLite rebuilds its index from the `-wal` and stops at the first frame whose
+    /// checksum fails: the frame the retired header was written over must have its bytes back,
+    /// or every commit after it is dropped.
+    @Test("WAL: commits after an un-retire survive a crash that loses the -shm (index rebuilt from the -wal)")
+    func unretiredWALSurvivesIndexRebuild() throws {
+        let dir = TemporaryDirectory()
+        try ReplaceScene.makeLedger(in: dir, encrypted: true, wal: true)
+        let other = try ReplaceScene.keyedConnection(dir.file("ledger.db"), password: "old-secret")
+        try other.executeScript("PRAGMA wal_autocheckpoint = 0; INSERT INTO ledger(id, body) VALUES (1, 'before')")
+        let lock = try SourceWriteLock(connection: ReplaceScene.keyedConnection(dir.file("ledger.db"), password: "old-secret"))
+        let header = try lock.originalHeader()
+        try lock.markRetired()
+        try lock.tombstoneReplacedFile()
+        try lock.markRetiredInWAL()
+        #expect(lock.unretire(header: header))
+        lock.close()
+        for id in 2...10 { try other.executeScript("INSERT INTO ledger(id, body) VALUES (\(id), 'after the un-retire')") }
+        let crashed = TemporaryDirectory()
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(at: dir.file("ledger.db" + suffix), to: crashed.file("ledger.db" + suffix))
+        }
+        other.close()
+        let found = ReplaceScene.readBack(crashed, encrypted: true)
+        #expect(found.state == "old" && found.problems == [], "\(found)")
+        #expect(found.ids == Set(1...10))
+    }
 }

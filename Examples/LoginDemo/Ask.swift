@@ -9,8 +9,8 @@ import TerminalIO
 enum Ask {
     /// Asks for a password without echo. `nil` at end of input.
     static func secret(_ prompt: String) -> String? {
-        Console.write(prompt)
-        let line = Console.readSecretLine()
+        // The prompt appears once echo is off: a password typed as soon as it shows is never echoed.
+        let line = Console.readSecretLine(prompt: prompt)
         if !Console.stdinIsTerminal { Console.write("\n") }
         return line
     }

@@ -20,10 +20,17 @@ extension Console {
         return stripLineEnding(line)
     }
 
-    /// Like ``readSecretLine(newlineTo:)``, as bytes: without echo on a terminal.
-    public static func readSecretLineBytes(newlineTo output: FileHandle = .standardOutput) -> [UInt8]? {
-        guard stdinIsTerminal else { return readLineBytes() }
-        let line = EchoControl.withEchoDisabled { readLineBytes() }
+    /// Like ``readSecretLine(prompt:newlineTo:)``, as bytes: without echo on a terminal, the
+    /// prompt written once echo is off.
+    public static func readSecretLineBytes(prompt: String? = nil, newlineTo output: FileHandle = .standardOutput) -> [UInt8]? {
+        guard stdinIsTerminal else {
+            if let prompt { output.write(Data(prompt.utf8)) }
+            return readLineBytes()
+        }
+        let line = EchoControl.withEchoDisabled {
+            if let prompt { output.write(Data(prompt.utf8)) }
+            return readLineBytes()
+        }
         output.write(Data("\n".utf8))
         return line
     }

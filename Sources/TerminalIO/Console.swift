@@ -46,10 +46,17 @@ public enum Console {
 
     /// Reads a secret line: without echo when stdin is a terminal (then ends the prompt's line,
     /// since the user's Enter was not echoed either), as a plain line otherwise.
-    /// `nil` at end of input.
-    public static func readSecretLine(newlineTo output: FileHandle = .standardOutput) -> String? {
-        guard stdinIsTerminal else { return readLine() }
-        let line = EchoControl.withEchoDisabled { readLine() }
+    /// `nil` at end of input. `prompt` is written to `output` once echo is off, so that nothing
+    /// typed as soon as it appears is echoed.
+    public static func readSecretLine(prompt: String? = nil, newlineTo output: FileHandle = .standardOutput) -> String? {
+        guard stdinIsTerminal else {
+            if let prompt { output.write(Data(prompt.utf8)) }
+            return readLine()
+        }
+        let line = EchoControl.withEchoDisabled {
+            if let prompt { output.write(Data(prompt.utf8)) }
+            return readLine()
+        }
         output.write(Data("\n".utf8))
         return line
     }

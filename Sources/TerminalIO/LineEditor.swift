@@ -8,7 +8,7 @@
 /// on an empty line ends input.
 ///
 /// Never use it for a password: it echoes what is typed. Passwords go through
-/// ``Console/readSecretLine(newlineTo:)``.
+/// ``Console/readSecretLine(prompt:newlineTo:)``.
 public struct LineEditor {
     /// The history Up and Down walk and Enter adds to; `nil` for none.
     public let history: LineHistory?

@@ -4,7 +4,7 @@ import Foundation
 
 /// The lines typed at one prompt so far, oldest first, for the ``LineEditor``'s Up and Down
 /// keys. Kept in memory only, for the life of the process. Give one to command prompts only:
-/// never to a password prompt (those use ``Console/readSecretLine(newlineTo:)``, which keeps
+/// never to a password prompt (those use ``Console/readSecretLine(prompt:newlineTo:)``, which keeps
 /// nothing) or to prompts for private text.
 public final class LineHistory: @unchecked Sendable {
     // @unchecked: `lines` is read and written only under `lock`.

@@ -62,8 +62,8 @@ struct Passwords {
     }
 
     private func ask(_ prompt: String) throws -> String {
-        Console.writeError(prompt)
-        guard let line = Console.readSecretLineBytes(newlineTo: .standardError) else {
+        // The prompt appears once echo is off: a password typed as soon as it shows is never echoed.
+        guard let line = Console.readSecretLineBytes(prompt: prompt, newlineTo: .standardError) else {
             throw Failure.usage("No password given (end of input).")
         }
         return try PasswordText.decode(line, from: "the terminal")

@@ -13,6 +13,13 @@ extension FileSystem {
         status(of: path).map { "\($0.device):\($0.inode):\($0.size):\($0.modified)" }
     }
 
+    /// `true` when `stamp` (``stamp(of:)``) was taken of the file now at `path`: the same
+    /// device and inode, whatever its size and modification time since.
+    static func stamp(_ stamp: String, isOf path: String) -> Bool {
+        guard let identity = identity(of: path) else { return false }
+        return stamp.hasPrefix("\(identity.device):\(identity.inode):")
+    }
+
     /// The bytes an unprivileged process may still write in the folder (`statvfs`:
     /// `f_bavail × f_frsize`).
     static func availableSpace(in directory: String) throws(Failure) -> Int64 {

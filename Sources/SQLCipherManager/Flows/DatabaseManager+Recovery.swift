@@ -42,9 +42,7 @@ extension DatabaseManager {
         guard journal.phase != .export else { return .rolledBack }
         if journal.phase == .retire { return try resolveRetire(journal, target: target, temporary: temporary) }
         guard DatabaseFile(path: temporary).exists else { return .completed }
-        guard let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest else {
-            return .discardedUnprovenCopy
-        }
+        guard isVerifiedCopy(temporary, of: journal) else { return .discardedUnprovenCopy }
         switch journal.install {
         case .replace:
             guard !ExportOperation.hasLiveSidecar(target),
@@ -74,13 +72,11 @@ extension DatabaseManager {
         guard DatabaseFile(path: target).header(count: SourceWriteLock.retiredHeader.count) == SourceWriteLock.retiredHeader else {
             return DatabaseFile(path: temporary).exists ? .rolledBack : .completed
         }
-        if let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest {
+        if isVerifiedCopy(temporary, of: journal) {
             try ExportOperation.installCopy(temporary, at: target, mode: .replace)
             return .completed
         }
-        guard let header = journal.retiredHeader, let stamp = journal.targetStamp,
-            let identity = FileSystem.identity(of: target), stamp.hasPrefix("\(identity.device):\(identity.inode):")
-        else {
+        guard let header = journal.retiredHeader, let stamp = journal.targetStamp, FileSystem.stamp(stamp, isOf: target) else {
             throw DatabaseManagerError.recoveryFailed(
                 path: OperationJournal.path(for: target), reason: "the file was retired but its verified copy is gone or changed")
         }
@@ -100,13 +96,11 @@ extension DatabaseManager {
     private static func resolveSchemaOnlyWALRetire(
         _ journal: OperationJournal, walMark: String, target: String, temporary: String
     ) throws -> RecoveryOutcome {
-        if let digest = journal.copyDigest, (try? FileSystem.fingerprint(of: temporary)) == digest {
+        if isVerifiedCopy(temporary, of: journal) {
             try ExportOperation.installCopy(temporary, at: target, mode: .replace)
             return .completed
         }
-        guard let stamp = journal.targetStamp, let identity = FileSystem.identity(of: target),
-            stamp.hasPrefix("\(identity.device):\(identity.inode):")
-        else { return .completed }
+        guard let stamp = journal.targetStamp, FileSystem.stamp(stamp, isOf: target) else { return .completed }
         try rewindWAL(target, to: walMark)
         return .discardedUnprovenCopy
     }
@@ -123,5 +117,12 @@ extension DatabaseManager {
         guard let current = FileSystem.size(of: wal), current > size || (current > 0 && !unchanged) else { return }
         try FileSystem.truncate(wal, to: unchanged ? size : 0)
         try FileSystem.remove(target + "-shm")
+    }
+
+    /// `true` when the copy at `temporary` is the very file the journal recorded as verified
+    /// (its fingerprint, ``FileSystem/fingerprint(of:)``).
+    private static func isVerifiedCopy(_ temporary: String, of journal: OperationJournal) -> Bool {
+        guard let digest = journal.copyDigest else { return false }
+        return (try? FileSystem.fingerprint(of: temporary)) == digest
     }
 }

@@ -2,11 +2,8 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
-# Copies of glib's .pc files without -pthread (written by scripts/ensure-deps.sh), so SwiftPM
-# prints no "prohibited flag" warning for the libsecret target.
-export PKG_CONFIG_PATH := $(CURDIR)/.build/scm-pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: deps build demo test docs format format-check sanitize bench bench-quick bench-grdb fuzz clean
+.PHONY: deps build demo test docs check-outside format format-check sanitize bench bench-quick bench-grdb fuzz powerloss clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -31,6 +28,11 @@ test: deps
 docs: deps
 	@scripts/build-docs.sh
 
+# A tiny package outside the repository that depends on it by path, built as an app builds it
+# (no Makefile, no PKG_CONFIG_PATH): fails on any SwiftPM warning, "prohibited flag(s)" included.
+check-outside: deps
+	@scripts/check-outside-build.sh
+
 # swift-format (in the toolchain) with the checked-in .swift-format (4 spaces, 140 columns; two
 # rules off: ReplaceForEachWithForLoop, which mistakes RowCursor's own throwing forEach for
 # Sequence's, and OnlyOneTrailingClosureArgument). `make format` rewrites the files,
@@ -46,13 +48,16 @@ format-check:
 # Leak detection is off: LeakSanitizer reports Foundation's own Process/FileHandle/Pipe
 # allocations on Linux, none of them in this package. The address build links with lld (gold
 # prints hundreds of "cannot export local symbol __asan_…" warnings).
+# The ledgers run fewer trials there (each trial is the same code; the sanitizers look at it,
+# the plain run counts the trials).
+SANITIZE_TRIALS ?= 6
 ASAN := --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
 sanitize: deps
 	@scripts/ensure-interop-venv.sh
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) build --build-tests $(ASAN)
-	SCM_REQUIRE_INTEROP=1 ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
+	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
 
 # libFuzzer over opening hostile files (Tests/SQLCipherFuzz, issue 16): coverage and
 # AddressSanitizer, in its own build folder; the corpus (seeded on first run) is kept in
@@ -65,6 +70,16 @@ fuzz: deps
 	$(SWIFT) build $(FUZZ) --product SQLCipherFuzz
 	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/SQLCipherFuzz .build-fuzz/corpus -artifact_prefix=.build-fuzz/ \
 		-timeout=60 -max_total_time=600 $(ARGS)
+
+# The power-loss explorer (scripts/powerloss, issue 21): each flow (rekey, settings, encrypt in place
+# and --to, decrypt, keys convert / change-password / rotate, first launch) in each journal mode
+# (delete, wal, and wal-pending: rows committed only in the -wal) run once under strace, then every
+# crash state a POSIX file system may leave replayed and recovered; prints each bad state and one
+# line of figures per flow and mode (BENCHMARKS.md). ARGS go to the tool, e.g.
+# ARGS="--flows rekey --modes wal --keep" (keeps each bad state's folder) or ARGS="--budget 50".
+powerloss: deps
+	$(SWIFT) build
+	python3 scripts/powerloss/powerloss.py $(ARGS)
 
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps

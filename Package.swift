@@ -32,11 +32,7 @@ let package = Package(
         ),
         .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto", "CSodium"]),
         // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"]), .brew(["libsecret"])]
-        ),
+        .systemLibrary(name: "CLibSecret"),
         .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherManager", "CLibSecret"]),
         // Terminal input/output shared by the two programs below (not a product).
         .target(name: "TerminalIO"),
@@ -59,14 +55,16 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CBaseline"],
             path: "Benchmarks/SQLCipherBench"
         ),
-        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness"]),
+        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport"]),
+        // TestSupport: what every test target shares (the .ownThread trait).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Hostile-file seeds, mutations and the open check (issue 16), shared by the mutation
         // campaign test and the libFuzzer target (`make fuzz`). Not products.
         .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
         .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),
         // Against a real gnome-keyring-daemon on a private D-Bus session bus (no mock), through
         // KeyringProbe: GLib reads the bus address once per process, so each test runs the probe.
-        .testTarget(name: "SQLCipherSecretServiceTests", dependencies: ["KeyringProbe"]),
+        .testTarget(name: "SQLCipherSecretServiceTests", dependencies: ["KeyringProbe", "TestSupport"]),
         .executableTarget(
             name: "KeyringProbe",
             dependencies: ["SQLCipherManager", "SQLCipherSecretService"],
@@ -79,7 +77,9 @@ let package = Package(
             path: "Tests/FaultInjectionHelper"
         ),
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
-        .testTarget(name: "ExamplesTests", dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo"]),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "SQLCipherManager", "TerminalIO", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,10 +34,10 @@ LAYERS = [
     ["KeySlots"],
     ["Engine"],
     ["Query"],
+    ["Records"],
     ["Migration"],
     ["Manager"],
     ["Flows"],
-    ["Deprecated"],
 ]
 # Usable from every layer; may itself use only LAYERS[0].
 SHARED = "Errors"
@@ -50,11 +50,14 @@ C_IMPORT = re.compile(r"\bimport\s+(%s)\b" % "|".join(C_MODULES))
 FORBIDDEN = {
     "SQLite": {"DatabaseManagerError": "the SQLite layer fails with SQLiteError only"},
     "Query": {"DatabaseManagerError": "the query layer throws SQLiteError only"},
+    "Records": {"DatabaseManagerError": "the record calls throw RecordError and SQLiteError only"},
 }
 
 # (folder that refers, name it refers to): why that one reference is accepted. Keep it empty
 # where possible; every entry says why.
 ALLOWED = {
+    # `struct pollfd`'s field (FileWatch's poll), not DatabaseManager.events().
+    ("FileSystem", "events"),
 }
 
 # The one file that may call the C library directly, and the calls looked for elsewhere.

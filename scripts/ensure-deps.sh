@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure what `make test` / `make demo` need is installed: SQLCipher's development files
 # (pkg-config name `sqlcipher`), pkg-config, the Debian `sqlcipher` CLI used by interop tests,
-# libsecret (`libsecret-1`), dbus-daemon and gnome-keyring-daemon for the keyring store's tests.
+# libsecret (`libsecret-1`), dbus-daemon and gnome-keyring-daemon for the keyring store's tests,
+# and strace for the power-loss explorer (scripts/powerloss, `make powerloss`).
 # On Debian/Ubuntu as root it installs them with apt-get; on macOS with Homebrew; otherwise it
 # says exactly what to install.
 set -euo pipefail
@@ -26,20 +27,8 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libsecret-1 
 fi
 command -v dbus-daemon >/dev/null 2>&1 || need_apt+=(dbus)
 command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
-
-# glib's gmodule/gthread .pc files put -pthread in Cflags, which SwiftPM prints a "prohibited
-# flag" warning for on every build; the Makefile puts copies without it first on PKG_CONFIG_PATH.
-write_pkgconfig_overrides() {
-    local folder
-    folder="$(cd "$(dirname "$0")/.." && pwd)/.build/scm-pkgconfig"
-    mkdir -p "$folder"
-    for name in gmodule-no-export-2.0 gthread-2.0; do
-        local dir
-        dir=$(PKG_CONFIG_PATH= pkg-config --variable=pcfiledir "$name" 2>/dev/null) || continue
-        sed -E 's/(^|[[:space:]])-pthread([[:space:]]|$)/\1\2/g' "$dir/$name.pc" > "$folder/$name.pc"
-    done
-}
-trap write_pkgconfig_overrides EXIT
+# (Linux only: the explorer records system calls with strace.)
+if [ "$(uname -s)" = "Linux" ] && ! command -v strace >/dev/null 2>&1; then need_apt+=(strace); fi
 
 [ ${#need_apt[@]} -eq 0 ] && exit 0
 

@@ -12,7 +12,8 @@ struct CWorkloads {
     func run() throws -> Measured {
         if job.implementation == .cSeed, let measured = try seedRun() { return measured }
         switch job.workload {
-        case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared: return try insert(cb_insert)
+        case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .insertRecords, .insertRecordsBatch:
+            return try insert(cb_insert)
         case .readAll, .fetchAll, .readView, .readBytes, .readLengths, .readCursor:
             return try onFixture { db in
                 Measured.time { (0..<job.passes).reduce(0) { sum, _ in Self.adding(sum, cb_read_all(db)) } }
@@ -26,9 +27,10 @@ struct CWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { Self.inTransaction(db) { cb_lookups(db, ids, Int32(ids.count)) } } }
         case .create: return try create()
-        case .encrypt, .rekey, .decrypt: return try export()
-        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel,
-            .readsSequential, .sleepUnderLoad, .sleepAlone, .slotChange, .slotRekey, .slotOpen:
+        case .encrypt, .rekey, .decrypt, .backup: return try export()
+        case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .extraConnectionWAL, .writeDuringRead, .writeAlone,
+            .readsParallel,
+            .readsSequential, .sleepUnderReads, .slotChange, .slotRekey, .slotOpen, .observeLocal, .observeProcess, .writesObserved:
             throw BenchError.failed("\(job.workload) is a library flow: no C job")
         }
     }
@@ -100,12 +102,13 @@ struct CWorkloads {
         }
     }
 
-    /// The bare migration: plaintext → encrypted (encrypt), old key → new key (rekey), or
-    /// encrypted → plaintext (decrypt: `KEY ''`).
+    /// The bare migration: plaintext → encrypted (encrypt), old key → new key (rekey),
+    /// encrypted → plaintext (decrypt: `KEY ''`), or encrypted → encrypted with the same password (backup).
     private func export() throws -> Measured {
         let rekey = job.workload == .rekey
         let decrypt = job.workload == .decrypt
-        let source = try fixtures.copyFixture(rows: job.rows, encrypted: rekey || decrypt, pageSize: job.pageSize)
+        let keyed = rekey || decrypt || job.workload == .backup
+        let source = try fixtures.copyFixture(rows: job.rows, encrypted: keyed, pageSize: job.pageSize)
         let target = fixtures.scratch("target").path
         Fixtures.remove(target)
         defer {
@@ -117,7 +120,7 @@ struct CWorkloads {
         var measured = Measured.time {
             Int64(
                 cb_export(
-                    source, rekey || decrypt ? oldKey : nil, Int32(oldKey.count), target, decrypt ? nil : newKey,
+                    source, keyed ? oldKey : nil, Int32(oldKey.count), target, decrypt ? nil : newKey,
                     Int32(newKey.count)))
         }
         guard measured.checksum == 0 else { throw BenchError.failed("export") }

@@ -69,13 +69,16 @@ final class Driver {
         progress("building fixtures")
         for job in jobs {
             switch job.workload {
-            case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .format, .create: continue
+            case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .insertRecords, .insertRecordsBatch, .format,
+                .create, .sleepUnderReads, .observeLocal, .observeProcess, .writesObserved:
+                continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
-            case .rekey, .decrypt: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+            case .rekey, .decrypt, .backup: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
             case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
-                .openLiveWAL, .openAfterCrash, .extraConnection, .writeDuringRead, .writeAlone, .readsParallel, .readsSequential,
-                .sleepUnderLoad, .sleepAlone, .lookupsInRead,
+                .openLiveWAL, .openAfterCrash, .extraConnection, .extraConnectionWAL, .writeDuringRead, .writeAlone, .readsParallel,
+                .readsSequential,
+                .lookupsInRead,
                 .readLengths, .readCursor, .lookupsPreparedInRead, .lookupsLengthsInRead:
                 try fixtures.ensure(rows: job.rows, encrypted: job.implementation != .plain, pageSize: job.pageSize)
             }

@@ -8,6 +8,9 @@ struct Job: Hashable, Sendable {
         case readAll = "read"
         case fetchAll = "fetchall"
         case lookups, open, encrypt, rekey, decrypt
+        /// `open` + `backup(to:)` of an encrypted database into a new file with the same password
+        /// (Swift), vs a bare `sqlcipher_export` into an attached file keyed with it (C).
+        case backup
         /// `diagnoseCipherSettings` with a wrong password: every known set is tried.
         case settingsLadder = "settings-ladder"
         /// `open` + `close` while another manager of the process holds the file open in WAL mode
@@ -23,6 +26,8 @@ struct Job: Hashable, Sendable {
         case lookupsPrepared = "lookups-prepared"
         /// After an unlock, one more connection: `reopen()` (the derived key, no PBKDF2).
         case extraConnection = "extra-connection"
+        /// The same on a WAL copy: closing the last connection removes the `-wal` and `-shm`.
+        case extraConnectionWAL = "extra-connection-wal"
         /// One `write { INSERT }` on a WAL database while another thread's `read { }` holds a
         /// snapshot open, and the same write with no reader.
         case writeDuringRead = "write-during-read"
@@ -30,9 +35,9 @@ struct Job: Hashable, Sendable {
         /// Two full reads through `read { }` on WAL: on two threads at once, or one after the other.
         case readsParallel = "reads-parallel"
         case readsSequential = "reads-sequential"
-        /// A `Task.sleep(10 ms)` while 4 tasks await long `read`/`write` calls, or with nothing else running.
-        case sleepUnderLoad = "sleep-under-load"
-        case sleepAlone = "sleep-alone"
+        /// A `Task.sleep(10 ms)` while `count` tasks await CPU-bound `read { fetchAll }` calls over
+        /// `rows` rows (0 tasks: nothing else running).
+        case sleepUnderReads = "sleep-under-reads"
         /// Random PK lookups inside one read transaction (Swift: `read { fetchOne… }`; C: BEGIN, lookups, COMMIT).
         case lookupsInRead = "lookups-in-read"
         /// Create a database: `create(password:)` + `close()`; C: open with create, key, write `user_version`, close (one KDF).
@@ -57,6 +62,16 @@ struct Job: Hashable, Sendable {
         /// The same lookups with texts taken as UTF-8 byte counts in place (`withUTF8`): the work
         /// C's `sqlite3_column_bytes` does, so the ratio is what `read { }` and the statement add.
         case lookupsLengthsInRead = "lookups-lengths-in-read"
+        /// The seed's insert as `Codable` records (issue 24): `db.insert(record)` per row, or
+        /// one `db.insert(contentsOf:)` over a lazy sequence; each row's texts formatted per row.
+        case insertRecords = "insert-records"
+        case insertRecordsBatch = "insert-records-batch"
+        /// Observation (issue 24): the median commit-to-value latency over `rows` commits, made
+        /// by this process or by another one; `rows` commits with `count` observations of a table
+        /// they do not touch (0: none).
+        case observeLocal = "observe-local"
+        case observeProcess = "observe-process"
+        case writesObserved = "writes-observed"
     }
 
     enum Implementation: String, Sendable {

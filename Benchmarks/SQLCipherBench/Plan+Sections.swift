@@ -3,7 +3,7 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [seed, api, migration, settings, diagnosis, sidecars, keySlots, concurrency] }
+    var sections: [Section] { [seed, api, migration, settings, diagnosis, sidecars, keySlots, concurrency, backup, records, observation] }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {
@@ -137,15 +137,25 @@ extension Plan {
         let extra = Comparison(
             name: "one more connection after unlock: reopen() vs open + unlock (KDF) + close",
             jobs: [Job(.extraConnection, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
+        let extraWAL = Comparison(
+            name: "reopen() on WAL (goal <= 1 ms) vs open + unlock (KDF) + close",
+            jobs: [Job(.extraConnectionWAL, .swift, rows: rows), Job(.open, .swift, rows: rows)], target: nil)
         let write = Comparison(
             name: "one write on WAL while a read holds a snapshot (\(rows <= 1000 ? "0.2" : "2") s) vs the write alone",
             jobs: [Job(.writeDuringRead, .swift, rows: rows), Job(.writeAlone, .swift, rows: rows)], target: nil)
         let reads = Comparison(
             name: "two full reads of \(Self.label(lookupRows)) rows on WAL: two threads at once vs one after the other",
             jobs: [Job(.readsParallel, .swift, rows: lookupRows), Job(.readsSequential, .swift, rows: lookupRows)], target: nil)
-        let sleep = Comparison(
-            name: "Task.sleep(10 ms) while 4 tasks await long reads and writes vs alone",
-            jobs: [Job(.sleepUnderLoad, .swift, rows: rows), Job(.sleepAlone, .swift, rows: rows)], target: nil)
+        // Real SQL work, never a sleep: a sleeping load occupies no CPU and hides a stalled pool.
+        let sleepRows = rows <= 1000 ? 2000 : 200_000
+        let sleeps = [4, 8].map { tasks in
+            Comparison(
+                name:
+                    "Task.sleep(10 ms) while \(tasks) tasks await CPU-bound read { fetchAll(count, sum(length)) } over \(Self.label(sleepRows)) rows (WAL) vs alone (goal ≤ 15 ms)",
+                jobs: [
+                    Job(.sleepUnderReads, .swift, rows: sleepRows, count: tasks), Job(.sleepUnderReads, .swift, rows: sleepRows, count: 0),
+                ], target: nil)
+        }
         let lookups = Comparison(
             name:
                 "\(Self.label(lookupCount)) random PK lookups inside one read { } (fetchOne) vs raw C in one transaction, \(Self.label(lookupRows)) rows",
@@ -167,6 +177,28 @@ extension Plan {
             jobs: [Job(.create, .swift, rows: rows), Job(.create, .c, rows: rows)], target: 1.05)
         return Section(
             key: "concurrency", title: "Concurrency (Swift API): derived-key connections, writes beside reads",
-            labels: ["measured", "reference"], comparisons: [extra, write, reads, sleep, lookups, sameWorkLookups, create])
+            labels: ["measured", "reference"], comparisons: [extra, extraWAL, write, reads] + sleeps + [lookups, sameWorkLookups, create])
+    }
+
+    /// Observation (issue 24): commit-to-value latency, and what observations of untouched
+    /// tables cost a write.
+    var observation: Section {
+        let commits = sizes.first == 300 ? 20 : 200
+        let writes = sizes.first == 300 ? 100 : 2000
+        let local = Comparison(
+            name:
+                "commit (1 INSERT, WAL) to the observed value in a Task, this process: median of \(commits) (goal ≤ 5 ms) vs another process",
+            jobs: [Job(.observeLocal, .swift, rows: commits), Job(.observeProcess, .swift, rows: commits)], target: nil)
+        let process = Comparison(
+            name: "the same from another process (file watch + data_version; goal ≤ 50 ms) vs this process",
+            jobs: [Job(.observeProcess, .swift, rows: commits), Job(.observeLocal, .swift, rows: commits)], target: nil)
+        let untouched = Comparison(
+            name:
+                "\(Self.label(writes)) commits (1 INSERT each, WAL, synchronous NORMAL) with 10 observations of an untouched table vs none",
+            jobs: [Job(.writesObserved, .swift, rows: writes, count: 10), Job(.writesObserved, .swift, rows: writes, count: 0)],
+            target: 1.05)
+        return Section(
+            key: "observation", title: "Observation (Swift API): commit-to-value latency, cost of idle observations",
+            labels: ["measured", "reference"], comparisons: [local, process, untouched])
     }
 }

@@ -70,6 +70,8 @@ struct Plan {
     let rekeyRows: Int
     /// The key-slot section's database size in MiB (a 1 GiB file in the full run).
     let keySlotMegabytes: Int
+    /// The backup section's fixture rows (about 100 MB in the full run: ~135 bytes a row).
+    let backupRows: Int
 
     init(quick: Bool) {
         sizes = quick ? [300] : [10_000, 50_000, 100_000]
@@ -78,6 +80,7 @@ struct Plan {
         migrationSizes = sizes
         rekeyRows = quick ? 300 : 100_000
         keySlotMegabytes = quick ? 4 : 1024
+        backupRows = quick ? 3000 : 740_000
     }
 
     static func label(_ rows: Int) -> String { rows >= 1000 && rows % 1000 == 0 ? "\(rows / 1000)k" : "\(rows)" }

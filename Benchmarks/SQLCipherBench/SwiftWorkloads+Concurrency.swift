@@ -6,11 +6,22 @@ import SQLCipherManager
 extension SwiftWorkloads {
     /// Opens the fixture with the password (not timed), then times `reopen()`: a close and a
     /// new connection keyed with the derived key.
-    func extraConnection() throws -> Measured {
-        let url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+    func extraConnection(wal: Bool) throws -> Measured {
+        var url = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize)
+        var configuration = configuration
+        if wal {
+            let copy = fixtures.scratch("reopen-wal")
+            Fixtures.remove(copy.path)
+            try FileManager.default.copyItem(at: url, to: copy)
+            url = copy
+            configuration.journalMode = .wal
+        }
+        defer { if wal { Fixtures.remove(url.path) } }
         let manager = DatabaseManager(url: url, configuration: configuration)
         try manager.open(password: Fixtures.password)
         defer { manager.close() }
+        // As in an app that has used the database: on WAL its `-wal` and `-shm` exist.
+        _ = try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM sqlite_master") }
         return try Measured.time {
             try manager.reopen()
             return 0
@@ -99,42 +110,54 @@ extension SwiftWorkloads {
         }
     }
 
-    /// A `Task.sleep(10 ms)`, timed, while 4 tasks await `read`/`write` calls that each hold
-    /// their connection for 0.3 s (or with nothing else running).
-    func sleepLatency(underLoad: Bool) throws -> Measured {
-        let (manager, url) = try walManager("sleep-latency")
-        defer {
-            manager.close()
-            Fixtures.remove(url.path)
+    /// A `Task.sleep(10 ms)`, timed, while `job.count` tasks await CPU-bound reads — each in a
+    /// loop, `read { fetchAll("SELECT count(*), sum(length(v)) FROM t") }` over `job.rows` rows
+    /// (a WAL copy built first, not timed) — or with nothing else running (`job.count` 0).
+    func sleepLatency() throws -> Measured {
+        let url = fixtures.scratch("sleep-latency")
+        Fixtures.remove(url.path)
+        defer { Fixtures.remove(url.path) }
+        var walConfiguration = configuration
+        walConfiguration.journalMode = .wal
+        let manager = DatabaseManager(url: url, configuration: walConfiguration)
+        try manager.create(password: Fixtures.password)
+        defer { manager.close() }
+        try manager.write { db in
+            try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
+            try db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO t(v) SELECT hex(randomblob(40)) FROM n",
+                job.rows)
         }
         let box = MeasuredBox()
         let done = DispatchSemaphore(value: 0)
+        let tasks = job.count
         Task {
-            var load: [Task<Void, Never>] = []
-            if underLoad {
-                for index in 0..<4 {
-                    load.append(
-                        Task {
-                            if index % 2 == 0 {
-                                _ = try? await manager.read { db -> Int in
-                                    Thread.sleep(forTimeInterval: 0.3)
-                                    return 0
-                                }
-                            } else {
-                                _ = try? await manager.write { db in Thread.sleep(forTimeInterval: 0.3) }
-                            }
-                        })
-                }
-                try? await Task.sleep(nanoseconds: 20_000_000)
+            let stop = StopFlag()
+            var load: [Task<Int, Never>] = []
+            for _ in 0..<tasks {
+                load.append(
+                    Task {
+                        var reads = 0
+                        while !stop.isSet {
+                            _ = try? await manager.read { try $0.fetchAll("SELECT count(*), sum(length(v)) FROM t") }
+                            reads += 1
+                        }
+                        return reads
+                    })
             }
+            // Every task is inside its first read before the clock starts.
+            if tasks > 0 { try? await Task.sleep(nanoseconds: 50_000_000) }
             let start = DispatchTime.now().uptimeNanoseconds
             try? await Task.sleep(nanoseconds: 10_000_000)
             box.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            for task in load { await task.value }
+            stop.set()
+            var reads = 0
+            for task in load { reads += await task.value }
+            box.checksum = Int64(reads > 0 || tasks == 0 ? 1 : 0)
             done.signal()
         }
         done.wait()
-        return Measured(seconds: box.seconds, checksum: 0)
+        return Measured(seconds: box.seconds, checksum: box.checksum)
     }
 }
 
@@ -176,4 +199,14 @@ private final class Sums: @unchecked Sendable {
 private final class MeasuredBox: @unchecked Sendable {
     // @unchecked: written by one task before `done` is signalled, read after the wait.
     var seconds: Double = 0
+    var checksum: Int64 = 0
+}
+
+/// Tells the load tasks to stop; set once, read by each between its reads.
+private final class StopFlag: @unchecked Sendable {
+    // @unchecked: `value` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -34,10 +34,23 @@ extension SwiftWorkloads {
         return measured
     }
 
+    /// The verified, crash-safe backup of an encrypted database into a new file with the same
+    /// password: `open` then `DatabaseManager.backup(to:)`, both timed as for ``decrypt()`` (the
+    /// bare export opens and keys the source too; both derive the copy's key once).
+    func backup() throws -> Measured {
+        try intoNewFile(encrypted: true) { manager, target in try manager.backup(to: target) }
+    }
+
     /// The crash-safe decryption of an encrypted database into a new plaintext file: `open`
     /// then `DatabaseManager.decrypt(to:)`, both timed — the bare export pays the source's KDF
     /// too (the close is not timed).
     func decrypt() throws -> Measured {
+        try intoNewFile(encrypted: false) { manager, target in try manager.decrypt(to: target) }
+    }
+
+    /// Opens a copy of the encrypted fixture and runs `write` into a new file, both timed; the
+    /// checksum is the new file's (`encrypted` with the fixture's password, or plaintext).
+    private func intoNewFile(encrypted: Bool, _ write: (DatabaseManager, URL) throws -> Void) throws -> Measured {
         let source = try fixtures.copyFixture(rows: job.rows, encrypted: true, pageSize: job.pageSize)
         let target = fixtures.scratch("target").path
         Fixtures.remove(target)
@@ -48,11 +61,11 @@ extension SwiftWorkloads {
         let manager = DatabaseManager(url: URL(fileURLWithPath: source), configuration: configuration)
         var measured = try Measured.time {
             try manager.open(password: Fixtures.password)
-            try manager.decrypt(to: URL(fileURLWithPath: target))
+            try write(manager, URL(fileURLWithPath: target))
             return 0
         }
         manager.close()
-        measured.checksum = try CWorkloads.checksum(target, encrypted: false, password: Fixtures.password)
+        measured.checksum = try CWorkloads.checksum(target, encrypted: encrypted, password: Fixtures.password)
         return measured
     }
 }

@@ -22,44 +22,55 @@ struct SwiftWorkloads {
         case .settingsLadder: return try settingsLadder()
         case .openLiveWAL: return try openLiveWAL()
         case .openAfterCrash: return try openAfterCrash()
-        case .extraConnection: return try extraConnection()
+        case .extraConnection: return try extraConnection(wal: false)
+        case .extraConnectionWAL: return try extraConnection(wal: true)
         case .writeDuringRead: return try write(duringRead: true)
         case .writeAlone: return try write(duringRead: false)
         case .readsParallel: return try twoReads(parallel: true)
         case .readsSequential: return try twoReads(parallel: false)
-        case .sleepUnderLoad: return try sleepLatency(underLoad: true)
-        case .sleepAlone: return try sleepLatency(underLoad: false)
+        case .sleepUnderReads: return try sleepLatency()
         case .format: return Measured.time { Self.formatAll(count: job.rows) }
         case .insertFormatted: return try insert(prepared: false, formatted: true)
         case .insertFormattedPrepared: return try insert(prepared: true, formatted: true)
+        case .insertRecords: return try insert { try Self.insertRecords($0, count: job.rows) }
+        case .insertRecordsBatch: return try insert { try Self.insertRecordsBatch($0, count: job.rows) }
         case .create: return try createDatabase()
         case .encrypt: return try encrypt()
         case .rekey: return try rekey()
         case .decrypt: return try decrypt()
+        case .backup: return try backup()
         case .slotChange, .slotRekey, .slotOpen: return try keySlots()
+        case .observeLocal: return try observationLatencyLocal()
+        case .observeProcess: return try observationLatencyOtherProcess()
+        case .writesObserved: return try writesObserved()
         }
     }
 
     // MARK: - Insert
 
     private func insert(prepared: Bool, formatted: Bool) throws -> Measured {
+        let rows = Rows()  // the pool is built before the timer starts
+        return try insert { db in
+            switch (prepared, formatted) {
+            case (false, false): try Self.insert(db, rows: rows, count: job.rows)
+            case (true, false): try Self.insertPrepared(db, rows: rows, count: job.rows)
+            case (false, true): try Self.insertFormatted(db, count: job.rows)
+            case (true, true): try Self.insertFormattedPrepared(db, count: job.rows)
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction on a new database (the measured part) and checksums the file.
+    private func insert(_ body: (Database) throws -> Void) throws -> Measured {
         let url = fixtures.scratch("insert")
         Fixtures.remove(url.path)
         defer { Fixtures.remove(url.path) }
-        let rows = Rows()
         let manager = DatabaseManager(url: url, configuration: configuration)
         try manager.create(password: Fixtures.password)
         try manager.execute(Fixtures.createSQL)
         try applyCacheSize(manager)
         var measured = try Measured.time {
-            try manager.transaction { db in
-                switch (prepared, formatted) {
-                case (false, false): try Self.insert(db, rows: rows, count: job.rows)
-                case (true, false): try Self.insertPrepared(db, rows: rows, count: job.rows)
-                case (false, true): try Self.insertFormatted(db, count: job.rows)
-                case (true, true): try Self.insertFormattedPrepared(db, count: job.rows)
-                }
-            }
+            try manager.transaction { db in try body(db) }
             return 0
         }
         manager.close()

@@ -7,6 +7,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child" {
     exit(Child.run(Array(arguments.dropFirst())))
 }
+if arguments.first == "--commit-writer", arguments.count == 2 {
+    exit(CommitWriter.serve(path: arguments[1]))
+}
 do {
     let driver = Driver(options: try Options(arguments))
     exit(try driver.run() ? 0 : 1)

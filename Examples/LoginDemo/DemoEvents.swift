@@ -38,12 +38,12 @@ final class DemoEvents: DatabaseManagerDelegate {
     }
 
     func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {
-        Console.say("An error occurred changing the password (\(error)).")
+        Console.sayEscaped("An error occurred changing the password (\(error)).")
         Console.say("The app is locked. Please log in again using your original password.")
         lockApp()
     }
 
     func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {
-        Console.warn("Database error: \(error)")
+        Console.warnEscaped("Database error: \(error)")
     }
 }

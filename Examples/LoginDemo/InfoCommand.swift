@@ -15,7 +15,8 @@ extension NotesShell {
         Console.say("Page size:       \(settings.pageSize.map { "\($0) bytes" } ?? "unknown")")
         Console.say("Page HMAC:       \(settings.usesHMAC.map { $0 ? "on" : "off" } ?? "unknown")")
         Console.say("Schema version:  \(try manager.schemaVersion) (this app: \(NotesSchema.migrator.targetVersion))")
-        Console.say("File:            \(manager.databasePath ?? "?"), \(manager.databaseSize.map { "\($0) bytes" } ?? "size unknown")")
+        Console.sayEscaped(
+            "File:            \(manager.databasePath ?? "?"), \(manager.databaseSize.map { "\($0) bytes" } ?? "size unknown")")
         Console.say("Notes:           \(try notes.count())")
     }
 }

@@ -23,7 +23,7 @@ struct LoginFlow {
 
     /// First run: new password, rejected with the policy's reason if invalid, then confirmed.
     private func createDatabase() -> Outcome {
-        Console.say("No database at \(manager.databasePath ?? "?") yet. Choose a password to create it.")
+        Console.sayEscaped("No database at \(manager.databasePath ?? "?") yet. Choose a password to create it.")
         let policy = manager.configuration.passwordPolicy
         guard
             let password = Ask.newPassword(
@@ -36,7 +36,7 @@ struct LoginFlow {
             try manager.create(password: password)
             return .loggedIn
         } catch {
-            Console.say("Could not create the database: \(error)")
+            Console.sayEscaped("Could not create the database: \(error)")
             return .failed
         }
     }
@@ -52,7 +52,7 @@ struct LoginFlow {
                 let left = Self.maximumTries - attempt
                 Console.say(left > 0 ? "Incorrect password (\(left) \(left == 1 ? "try" : "tries") left)." : "Incorrect password.")
             } catch {
-                Console.say("Could not open the database: \(error)")
+                Console.sayEscaped("Could not open the database: \(error)")
                 return .failed
             }
         }

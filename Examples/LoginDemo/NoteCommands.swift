@@ -18,21 +18,24 @@ extension NotesShell {
     func list() throws {
         let all = try notes.all()
         if all.isEmpty { return Console.say("No notes yet. Add one with: add TITLE") }
-        for note in all { Console.say(Self.summary(note)) }
+        for note in all { Console.sayEscaped(Self.summary(note)) }
     }
 
     func show(_ argument: String) throws {
         guard let id = Self.noteID(argument) else { return }
         guard let note = try notes.note(id: id) else { return Console.say("No note #\(id). Type 'list' to see them.") }
-        Console.say("#\(note.id) \(note.title)  (\(note.createdAt))")
-        if !note.body.isEmpty { Console.say(note.body) }
+        Console.sayEscaped("#\(note.id) \(note.title)  (\(note.createdAt))")
+        // Line by line: the body's own line breaks stay; nothing in a line can move the cursor.
+        if !note.body.isEmpty {
+            note.body.split(separator: "\n", omittingEmptySubsequences: false).forEach { Console.sayEscaped(String($0)) }
+        }
     }
 
     func search(_ text: String) throws {
         guard !text.isEmpty else { return Console.say("Usage: search TEXT") }
         let found = try notes.search(text)
-        if found.isEmpty { return Console.say("No note contains '\(text)'.") }
-        for note in found { Console.say(Self.summary(note)) }
+        if found.isEmpty { return Console.sayEscaped("No note contains '\(text)'.") }
+        for note in found { Console.sayEscaped(Self.summary(note)) }
     }
 
     func delete(_ argument: String) throws {

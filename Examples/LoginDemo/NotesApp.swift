@@ -14,7 +14,7 @@ enum NotesApp {
         do {
             options = try DemoOptions.parse(arguments)
         } catch {
-            Console.warn("LoginDemo: \(error.message)\n\n\(DemoOptions.usage)")
+            Console.warn("LoginDemo: " + TerminalText.escape(error.message) + "\n\n" + DemoOptions.usage)
             return 2
         }
         if options.showHelp {
@@ -22,7 +22,7 @@ enum NotesApp {
             return 0
         }
         let manager = makeManager(url: options.databaseURL)
-        let events = DemoEvents(lockApp: { [manager] in manager.close() })
+        let events = DemoEvents(lockApp: { [manager] in manager.close(forgettingKey: true) })
         manager.delegate = events
         InterruptHandler.install { [manager] _ in
             manager.close()

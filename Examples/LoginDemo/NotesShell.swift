@@ -34,13 +34,13 @@ struct NotesShell {
             let argument = words.count > 1 ? String(words[1]) : ""
             if name == "quit" || name == "exit" { return .quit }
             guard let command = Self.commands.first(where: { $0.name == name }) else {
-                Console.say("Unknown command '\(name)'. Type 'help' for the commands.")
+                Console.sayEscaped("Unknown command '\(name)'. Type 'help' for the commands.")
                 continue
             }
             do {
                 try command.run(self, argument)
             } catch {
-                Console.say("Error: \(error)")
+                Console.sayEscaped("Error: \(error)")
             }
         }
         return .locked
@@ -53,7 +53,9 @@ struct NotesShell {
         Command(name: "search", usage: "search TEXT    notes whose title or body contains TEXT") { try $0.search($1) },
         Command(name: "delete", usage: "delete ID      delete a note") { try $0.delete($1) },
         Command(name: "passwd", usage: "passwd         change the database password") { shell, _ in try shell.changePassword() },
-        Command(name: "lock", usage: "lock           close the database and return to the login prompt") { shell, _ in shell.lock() },
+        Command(name: "lock", usage: "lock           close the database, forget its key, back to the login prompt") { shell, _ in
+            shell.lock()
+        },
         Command(name: "info", usage: "info           SQLCipher version, cipher settings, schema version, file size") { shell, _ in
             try shell.info()
         },
@@ -66,7 +68,7 @@ struct NotesShell {
     }
 
     func lock() {
-        manager.close()
-        Console.say("Locked. The database is closed.")
+        manager.close(forgettingKey: true)
+        Console.say("Locked. The database is closed and its key forgotten.")
     }
 }

@@ -26,7 +26,7 @@ extension NotesShell {
             try manager.rekey(password: new, progress: progress.update)
         } catch {
             // The delegate has already reported it and locked the app (didEncounterRekeyError).
-            if manager.isOpen { Console.say("The password is unchanged: \(error)") }
+            if manager.isOpen { Console.sayEscaped("The password is unchanged: \(error)") }
         }
     }
 

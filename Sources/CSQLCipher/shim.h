@@ -8,6 +8,7 @@
 #endif
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift
@@ -21,28 +22,112 @@ static inline int csqlcipher_bind_blob(sqlite3_stmt *stmt, int index, const void
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+// Binds a text without a copy (SQLITE_STATIC), for a caller that steps the statement while it
+// still owns the bytes and rebinds the parameter before any later step (Statement.swift,
+// withBorrowed). A NULL `text` binds an empty text, as csqlcipher_bind_text does.
+static inline int csqlcipher_bind_text_nocopy(sqlite3_stmt *stmt, int index, const void *text, int length) {
+    return sqlite3_bind_text(stmt, index, text ? (const char *)text : "", length, SQLITE_STATIC);
+}
+
 // Binds without a copy (SQLITE_STATIC): for key material, which SQLite would otherwise copy
 // into memory it frees without wiping. The bytes must outlive the statement's use of them.
 static inline int csqlcipher_bind_blob_nocopy(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_STATIC);
 }
 
-// MARK: - Compiles counted (CompileCounter.swift)
+// MARK: - Compiles counted, tables reported (CompileCounter.swift, TableAccess.swift)
+
+// What the authorizer reports to Swift while `report_mask` asks for it.
+enum {
+    CSQLCIPHER_REPORT_READ = 1,    // a table a statement reads (SQLITE_READ)
+    CSQLCIPHER_REPORT_WRITE = 2,   // a table a statement writes (SQLITE_INSERT, _UPDATE, _DELETE)
+    CSQLCIPHER_REPORT_SCHEMA = 4,  // a statement changes the schema (CREATE, DROP, ALTER…)
+};
+
+// The authorizer's state, one per connection. `compiles` comes first: CompileCounter reads it
+// through a pointer to the struct.
+typedef struct csqlcipher_authorizer_state {
+    uint64_t compiles;
+    int report_mask;
+    void *context;
+    void (*report)(void *context, int kind, const char *table);
+} csqlcipher_authorizer_state;
 
 // The authorizer callback: SQLite calls it while it compiles a statement (sqlite3_prepare_v2,
 // and the silent re-prepare inside sqlite3_step after a schema change), at least once for
-// every statement that returns columns (SQLITE_SELECT, SQLITE_PRAGMA). It only counts, and
-// allows everything.
-static int csqlcipher_compile_counted(void *counter, int action, const char *a, const char *b, const char *c, const char *d) {
-    (void)action; (void)a; (void)b; (void)c; (void)d;
-    *(uint64_t *)counter += 1;
+// every statement that returns columns (SQLITE_SELECT, SQLITE_PRAGMA). It counts, reports the
+// tables asked for, and allows everything.
+static int csqlcipher_authorize(void *pointer, int action, const char *a, const char *b, const char *c, const char *d) {
+    (void)b; (void)c; (void)d;
+    csqlcipher_authorizer_state *state = (csqlcipher_authorizer_state *)pointer;
+    state->compiles += 1;
+    int mask = state->report_mask;
+    if (mask == 0 || state->report == NULL) return SQLITE_OK;
+    switch (action) {
+    case SQLITE_READ:
+        if ((mask & CSQLCIPHER_REPORT_READ) && a) state->report(state->context, CSQLCIPHER_REPORT_READ, a);
+        break;
+    case SQLITE_INSERT: case SQLITE_UPDATE: case SQLITE_DELETE:
+        if ((mask & CSQLCIPHER_REPORT_WRITE) && a) state->report(state->context, CSQLCIPHER_REPORT_WRITE, a);
+        break;
+    case SQLITE_CREATE_INDEX: case SQLITE_CREATE_TABLE: case SQLITE_CREATE_TEMP_INDEX:
+    case SQLITE_CREATE_TEMP_TABLE: case SQLITE_CREATE_TEMP_TRIGGER: case SQLITE_CREATE_TEMP_VIEW:
+    case SQLITE_CREATE_TRIGGER: case SQLITE_CREATE_VIEW: case SQLITE_DROP_INDEX: case SQLITE_DROP_TABLE:
+    case SQLITE_DROP_TEMP_INDEX: case SQLITE_DROP_TEMP_TABLE: case SQLITE_DROP_TEMP_TRIGGER:
+    case SQLITE_DROP_TEMP_VIEW: case SQLITE_DROP_TRIGGER: case SQLITE_DROP_VIEW: case SQLITE_ALTER_TABLE:
+    case SQLITE_CREATE_VTABLE: case SQLITE_DROP_VTABLE:
+        if (mask & CSQLCIPHER_REPORT_WRITE) state->report(state->context, CSQLCIPHER_REPORT_SCHEMA, NULL);
+        break;
+    default: break;
+    }
     return SQLITE_OK;
 }
 
-// Counts in `*counter` the statements the connection compiles (sqlite3_set_authorizer): while
-// the count is unchanged, no statement of the connection has been re-prepared.
-static inline int csqlcipher_count_compiles(sqlite3 *db, uint64_t *counter) {
-    return sqlite3_set_authorizer(db, csqlcipher_compile_counted, counter);
+// Installs the authorizer with its state (sqlite3_set_authorizer): while the count is
+// unchanged, no statement of the connection has been re-prepared.
+static inline int csqlcipher_install_authorizer(sqlite3 *db, csqlcipher_authorizer_state *state) {
+    return sqlite3_set_authorizer(db, csqlcipher_authorize, state);
+}
+
+// MARK: - Changes seen (ChangeTracker.swift)
+
+// The state of a connection's update, commit and rollback hooks. The update hook reports a
+// table only when it differs from the last one reported in the transaction (`last`, SQLite's
+// own name pointer, stable while the statement runs): a loop of inserts into one table calls
+// Swift once.
+typedef struct csqlcipher_change_state {
+    void *context;
+    void (*changed)(void *context, const char *table);
+    void (*ended)(void *context, int committed);
+    const char *last;
+} csqlcipher_change_state;
+
+static void csqlcipher_update_hook(void *pointer, int op, const char *database, const char *table, sqlite3_int64 rowid) {
+    (void)op; (void)database; (void)rowid;
+    csqlcipher_change_state *state = (csqlcipher_change_state *)pointer;
+    if (table == state->last) return;
+    state->last = table;
+    state->changed(state->context, table);
+}
+
+static int csqlcipher_commit_hook(void *pointer) {
+    csqlcipher_change_state *state = (csqlcipher_change_state *)pointer;
+    state->last = NULL;
+    state->ended(state->context, 1);
+    return 0;
+}
+
+static void csqlcipher_rollback_hook(void *pointer) {
+    csqlcipher_change_state *state = (csqlcipher_change_state *)pointer;
+    state->last = NULL;
+    state->ended(state->context, 0);
+}
+
+// Installs the three hooks with their state, or removes them (`state` NULL).
+static inline void csqlcipher_install_change_hooks(sqlite3 *db, csqlcipher_change_state *state) {
+    sqlite3_update_hook(db, state ? csqlcipher_update_hook : NULL, state);
+    sqlite3_commit_hook(db, state ? csqlcipher_commit_hook : NULL, state);
+    sqlite3_rollback_hook(db, state ? csqlcipher_rollback_hook : NULL, state);
 }
 
 // MARK: - Rows copied out (Statement+Rows.swift)

@@ -29,19 +29,30 @@ public enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Writes `text`, escaped for a terminal (``TerminalText/escape(_:)``), and a newline to
+    /// stdout: for every line that holds data (a name, a value, a path).
+    public static func sayEscaped(_ text: String) {
+        say(TerminalText.escape(text))
+    }
+
+    /// Writes `text`, escaped for a terminal (``TerminalText/escape(_:)``), and a newline to
+    /// stderr.
+    public static func warnEscaped(_ text: String) {
+        warn(TerminalText.escape(text))
+    }
+
     /// Writes `text` to stderr as is (no newline).
     public static func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// The next line of stdin without its line ending, or `nil` at end of input (Ctrl-D).
-    /// A terminal is read with `read(2)` (``readLineBytes(maximumLength:)``): Ctrl-D ends one
-    /// read there, not all later ones, as stdio's sticky end-of-file would.
+    /// Read with `read(2)` (``readLineBytes(maximumLength:)``), never through stdio's buffer:
+    /// Ctrl-D ends one read on a terminal, not all later ones, as stdio's sticky end-of-file
+    /// would, and a password read after it (``SecretInput``, also `read(2)`) gets the next line
+    /// of a pipe, not whatever stdio had buffered past it.
     public static func readLine() -> String? {
-        if stdinIsTerminal { return readLineBytes().map { String(decoding: $0, as: UTF8.self) } }
-        guard var line = Swift.readLine(strippingNewline: true) else { return nil }
-        if line.hasSuffix("\r") { line.removeLast() }
-        return line
+        readLineBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads a secret line: without echo when stdin is a terminal (then ends the prompt's line,

@@ -36,6 +36,26 @@ public enum POSIXTerminal {
         }
     }
 
+    /// What one `read(2)` of a byte gave.
+    enum ByteRead {
+        case byte(UInt8)
+        case end
+        case failed
+    }
+
+    /// One byte of `descriptor` (retried on `EINTR`), telling the end of input from an error
+    /// (a folder gives `EISDIR`).
+    static func readOneByte(_ descriptor: Int32) -> ByteRead {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count == 1 { return .byte(byte) }
+            if count == 0 { return .end }
+            if errno == EINTR { continue }
+            return .failed
+        }
+    }
+
     /// Ignores `number` at the process level (`signal(…, SIG_IGN)`), so that a dispatch source
     /// can handle it outside the signal context.
     static func ignore(signal number: Int32) {
@@ -100,4 +120,13 @@ public enum POSIXTerminal {
             _ = tcsetattr(descriptor, TCSADRAIN, &value)
         }
     }
+}
+
+// MARK: - Ending at once
+
+extension POSIXTerminal {
+    /// Ends the process now with `code` (`_exit`): no `atexit` handler or library destructor
+    /// runs, so none can race a thread still inside a C library. Only for when no such thread
+    /// does work that must finish (the interrupt handler decides).
+    static func endImmediately(_ code: Int32) -> Never { _exit(code) }
 }

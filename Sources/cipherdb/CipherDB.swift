@@ -18,6 +18,7 @@ enum CipherDB {
             return ExitCode.ok.rawValue
         }
         var shownPaths: [String] = []
+        var kind = Interrupts.Kind.changing
         do {
             guard let spec = CommandSpec.named(name) else {
                 throw Failure.usage("Unknown command '\(name)'.")
@@ -28,15 +29,21 @@ enum CipherDB {
             }
             let invocation = try Invocation.parse(spec, rest)
             shownPaths = [invocation.path] + [Option.to, .file].compactMap(invocation.value)
-            InterruptHandler.install { _ in Console.warn("\ncipherdb: interrupted.") }
+            Interrupts.install()
             for note in try InterruptedOperations.recover(invocation) {
-                if spec.name == "info" { Console.say("recovery: \(note)") } else { Console.warn("cipherdb: \(note)") }
+                if spec.name == "info" { Console.sayEscaped("recovery: \(note)") } else { Console.warnEscaped("cipherdb: \(note)") }
             }
-            try spec.run(invocation)
+            kind = Interrupts.kind(of: spec, invocation)
+            try Interrupts.run(spec, invocation)
+            if let note = Interrupts.lateNote() { Console.warn(note) }
             return ExitCode.ok.rawValue
         } catch {
+            if let ending = Interrupts.ending(kind) {
+                Console.warn(ending.message)
+                return ending.code
+            }
             let failure = Failure(wrapping: error).showingPaths(asGiven: shownPaths)
-            Console.warn("cipherdb: error: \(failure.message)")
+            Console.warnEscaped("cipherdb: error: \(failure.message)")
             return failure.code.rawValue
         }
     }

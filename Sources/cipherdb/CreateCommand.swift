@@ -17,7 +17,7 @@ enum CreateCommand {
         }
         defer { manager.close() }
         let cipher = try manager.cipherInfo
-        Console.say(
+        Console.sayEscaped(
             "Created encrypted database \(invocation.path) "
                 + "(SQLCipher \(cipher.version), \(cipher.settings)).")
     }

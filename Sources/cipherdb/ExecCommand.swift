@@ -44,7 +44,7 @@ enum ExecCommand {
                     Console.say((resultSets > 0 ? "\n" : "") + TSV.header(statement.columnNames))
                     resultSets += 1
                 }
-                Console.say(TSV.line(row.row))
+                Console.say(TSV.line(Cell.cells(row)))
                 rows += 1
             }
         }
@@ -54,7 +54,7 @@ enum ExecCommand {
         var arrays: [String] = []
         try forEachStatement(db, script) { statement in
             var objects: [String] = []
-            try statement.forEachRowView { objects.append(JSONRows.object($0.row)) }
+            try statement.forEachRowView { objects.append(JSONRows.object(statement.columnNames, Cell.cells($0))) }
             guard !statement.columnNames.isEmpty else { return }
             arrays.append(objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]")
         }

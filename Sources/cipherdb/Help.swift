@@ -26,6 +26,8 @@ enum Help {
             "exec reads its SQL from the argument, from stdin for `-` (then the password comes from",
             "--password-env, --password-file or the terminal), or from --file PATH. --json prints one",
             "array of row objects per statement that returns columns; a BLOB is {\"base64\":\"…\"}, in TSV x'hex'.",
+            "Text from data (values, names, labels, paths, SQL in errors) is printed escaped (\\x1b, \\u{202e},",
+            "\\xff for bytes that are not UTF-8) so it cannot act on the terminal; --json gives the exact values.",
             "When a password does not open a database, cipherdb tries the known cipher settings",
             "(SQLCipher 1-3 formats, 1024-16384-byte pages, what `settings` recorded), read-only, and",
             "says which options open it.",
@@ -36,6 +38,7 @@ enum Help {
         for code in ExitCode.allCases {
             lines.append("  \(code.rawValue)  \(code.meaning)")
         }
+        lines.append("  130, 143  stopped by SIGINT or SIGTERM before the change was made: nothing was changed")
         return lines.joined(separator: "\n")
     }
 

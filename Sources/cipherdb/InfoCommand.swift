@@ -10,16 +10,21 @@ import TerminalIO
 enum InfoCommand {
     static func run(_ invocation: Invocation) throws {
         let info = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path))
-        Console.say("file: \(invocation.path)")
-        Console.say("kind: \(info.kind)")
-        if let size = info.size, info.kind != .folder { Console.say("size: \(size) bytes") }
+        Console.sayEscaped("file: \(invocation.path)")
+        Console.sayEscaped("kind: \(info.kind)")
+        if let size = info.size, info.kind != .folder { Console.sayEscaped("size: \(size) bytes") }
         switch info.kind {
         case .missing, .parentFolderMissing:
             throw info.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
         case .plaintextSQLite:
-            Console.say("page size: \(info.plaintextPageSize ?? 0)")
-            Console.say("pages: \(info.plaintextPageCount ?? 0)")
-            Console.say("schema version: \(info.plaintextUserVersion ?? 0)")
+            Console.sayEscaped("page size: \(info.plaintextPageSize ?? 0)")
+            Console.sayEscaped("pages: \(info.plaintextPageCount ?? 0)")
+            if info.plaintextHeaderPageCountIsStale == true, let stale = info.plaintextHeaderPageCount {
+                Console.sayEscaped(
+                    "header page count: \(stale) (stale: SQLite ignores it and counts the pages from the file size, "
+                        + "as shown above)")
+            }
+            Console.sayEscaped("schema version: \(info.plaintextUserVersion ?? 0)")
         default:
             break
         }
@@ -27,7 +32,7 @@ enum InfoCommand {
         do {
             try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
         } catch let mismatch as SettingsMismatch {
-            Console.say("unlock: \(mismatch.summary)")
+            Console.sayEscaped("unlock: \(mismatch.summary)")
             throw mismatch
         }
     }
@@ -35,17 +40,17 @@ enum InfoCommand {
     /// Cipher settings, schema version and tables of an unlocked database.
     static func printContents(of manager: DatabaseManager) throws {
         let cipher = try manager.cipherInfo
-        Console.say("cipher: SQLCipher \(cipher.version) (\(cipher.provider ?? "?"))")
-        Console.say("settings: \(cipher.settings)")
-        Console.say("schema version: \(try manager.schemaVersion)")
+        Console.sayEscaped("cipher: SQLCipher \(cipher.version) (\(cipher.provider ?? "?"))")
+        Console.sayEscaped("settings: \(cipher.settings)")
+        Console.sayEscaped("schema version: \(try manager.schemaVersion)")
         let tables = try manager.fetchAll(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         let names = tables.compactMap { $0.value(0, as: String.self) }
-        Console.say("tables: \(names.count)")
+        Console.sayEscaped("tables: \(names.count)")
         for name in names {
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             let count = try manager.scalar(Int.self, "SELECT count(*) FROM \(quoted)") ?? 0
-            Console.say("  \(name): \(count) row\(count == 1 ? "" : "s")")
+            Console.sayEscaped("  \(name): \(count) row\(count == 1 ? "" : "s")")
         }
     }
 }

@@ -12,6 +12,7 @@ enum InterruptedOperations {
     static func recover(_ invocation: Invocation) throws -> [String] {
         var notes: [String] = []
         for path in [invocation.path] + [Option.to].compactMap(invocation.value) where !path.isEmpty {
+            SettingsRecord(databasePath: path).removeStaleTemporary()
             let pending = DatabaseTools.inspectFile(at: URL(fileURLWithPath: path)).pendingOperation
             let outcome = try DatabaseTools.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
             if let note = note(outcome, kind: pending?.kind, path: path) { notes.append(note) }
@@ -27,14 +28,19 @@ enum InterruptedOperations {
         case .completed:
             let result =
                 switch kind {
-                case .rekey: "the new password and settings open it"
-                case .encrypt: "it is now encrypted"
-                case .decrypt: "the plaintext copy is complete"
-                default: "the verified copy is in place"
+                case .rekey: "the file there is the copy that was verified with the new password and settings"
+                case .encrypt: "the file there is the encrypted copy that was verified"
+                case .decrypt: "the file there is the complete plaintext copy that was verified"
+                default: "the file there is the verified copy"
                 }
-            return "finished the interrupted \(what) of \(path): its copy had been verified; \(result)."
+            return "finished the interrupted \(what) of \(path): \(result)."
         case .rolledBack:
-            return "rolled back the interrupted \(what) of \(path): it had not finished; the file is as it was before."
+            if kind == .decrypt || !FileManager.default.fileExists(atPath: path) {
+                return "rolled back the interrupted \(what) of \(path): its copy was not complete; it was removed "
+                    + "and nothing of it is at \(path)."
+            }
+            let original = kind == .encrypt ? "the original plaintext file" : "the original file, with its old password and settings,"
+            return "rolled back the interrupted \(what) of \(path): \(original) is there, and the copy was removed."
         case .discardedUnprovenCopy:
             return "rolled back the interrupted \(what) of \(path): the copy beside it was not the one it had verified "
                 + "and was removed unread; the file is as it was before."

@@ -42,23 +42,23 @@ enum KeyCommands {
         let passwords = Passwords(invocation: invocation)
         switch action {
         case "list":
-            for slot in try Session.manager(for: invocation).keySlots() { Console.say(slot.description) }
+            for slot in try Session.manager(for: invocation).keySlots() { Console.sayEscaped(slot.description) }
         case "create":
             let manager = Session.manager(for: invocation)
             try manager.createWithKeySlots(password: try passwords.forNewDatabase())
             manager.close()
-            Console.say("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
+            Console.sayEscaped("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
         case "change-password":
             let manager = Session.manager(for: invocation)
             if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
             try manager.changePassword(from: try passwords.current(), to: try passwords.replacement())
-            Console.say("Changed the password of \(invocation.path) (one key slot; no page re-encrypted).")
+            Console.sayEscaped("Changed the password of \(invocation.path) (one key slot; no page re-encrypted).")
         case "convert":
             let password = try passwords.current()
             try Session.withOpenDatabase(invocation, password: password) { manager in
                 try MigrationCommands.withProgress("Re-encrypting") { try manager.convertToKeySlots(password: password, progress: $0) }
             }
-            Console.say("Converted \(invocation.path) to key slots; back up \(invocation.path).scm-keys with it.")
+            Console.sayEscaped("Converted \(invocation.path) to key slots; back up \(invocation.path).scm-keys with it.")
         default:
             try Session.withOpenDatabase(invocation) { manager in try change(action, manager, invocation, passwords) }
         }
@@ -69,22 +69,22 @@ enum KeyCommands {
         switch action {
         case "add-password":
             let slot = try manager.addPassword(try passwords.replacement())
-            Console.say("Added \(slot).")
+            Console.sayEscaped("Added \(slot).")
         case "remove-password":
             guard invocation.arguments.count == 3, let id = Int(invocation.arguments[2]) else {
                 throw Failure.usage("remove-password needs the slot number (see `cipherdb keys DB list`).")
             }
             try manager.removeKeySlot(id: id)
-            Console.say(
-                "Removed key slot \(id). A copy of the old key-slot file still opens the database with it "
-                    + "until `cipherdb keys DB rotate`.")
+            Console.sayEscaped(
+                "Removed key slot \(id). An old copy of the key-slot file is refused from now on; whoever "
+                    + "already unwrapped the data key with it can read the database until `cipherdb keys DB rotate`.")
         case "add-recovery":
             let key = try manager.addRecoveryKey()
-            Console.say("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
-            Console.say(key.text)
+            Console.sayEscaped("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
+            Console.sayEscaped(key.text)
         default:
             try MigrationCommands.withProgress("Re-encrypting") { try manager.rotateDataKey(progress: $0) }
-            Console.say("Re-encrypted \(invocation.path) with a new data key; every key slot was kept.")
+            Console.sayEscaped("Re-encrypted \(invocation.path) with a new data key; every key slot was kept.")
         }
     }
 
@@ -94,7 +94,7 @@ enum KeyCommands {
         do {
             let key = try manager.exportDataKey(password: try Passwords(invocation: invocation).current())
             let hex = key.map { String(format: "%02x", $0) }.joined()
-            Console.say("PRAGMA key = \"x'\(hex)'\";")
+            Console.sayEscaped("PRAGMA key = \"x'\(hex)'\";")
         } catch let error as KeySlotError {
             throw operatorFailure(error)
         }
@@ -118,9 +118,14 @@ enum KeyCommands {
                 .wrongKind,
                 "\(path) uses key slots: change a password with `cipherdb keys \(path) change-password`, "
                     + "the data key with `cipherdb keys \(path) rotate`.")
-        case .slotNotFound, .lastSlot, .invalidRecoveryKey, .weakKeyDerivation, .invalidKeyDerivation:
+        case .backupNeedsItsOwnKey(let path):
+            return Failure(
+                .usage,
+                "\(path) uses key slots, and its backup is written as a password database: give the backup its own "
+                    + "password with --new-password-env NAME or --new-password-file PATH, or a raw key with --new-key-file PATH.")
+        case .slotNotFound, .lastSlot, .invalidRecoveryKey, .weakKeyDerivation, .invalidKeyDerivation, .slotLimitReached:
             return Failure(.usage, "\(error)")
-        case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch:
+        case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch, .slotFileOutdated, .slotFileNotAFile:
             return Failure(.notADatabase, "\(error)")
         }
     }

@@ -5,7 +5,7 @@ import TerminalIO
 // MARK: - rekey, encrypt, decrypt, settings
 
 /// The commands that rewrite a database through the library's crash-safe export
-/// (`rekey`, `encryptPlaintextDatabase`, `decrypt`), with a progress line on a terminal.
+/// (`rekey`, `encryptPlaintextDatabase`, `decrypt`, `backup`), with a progress line on a terminal.
 enum MigrationCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
@@ -17,6 +17,11 @@ enum MigrationCommands {
         CommandSpec(
             name: "decrypt", arguments: ["DB"], options: CommandSpec.unlocking + [.to],
             summary: "write a plaintext copy --to a new file (the database is unchanged)", run: decrypt),
+        CommandSpec(
+            name: "backup", arguments: ["DB"], options: CommandSpec.unlocking + [.to, .newPasswordEnv, .newPasswordFile, .newKeyFile],
+            summary:
+                "write a verified encrypted copy --to a new file while the database stays in use (same key, or --new-…)",
+            run: BackupCommand.run),
         CommandSpec(
             name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize, .setDefaults],
             summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N, --set-defaults)", run: settings),
@@ -30,7 +35,7 @@ enum MigrationCommands {
                 let new = try Passwords(invocation: invocation).replacement()
                 try withProgress("Re-encrypting") { try manager.rekey(password: new, progress: $0) }
             }
-            Console.say("Changed the password of \(invocation.path).")
+            Console.sayEscaped("Changed the password of \(invocation.path).")
         }
     }
 
@@ -41,7 +46,7 @@ enum MigrationCommands {
             throw DatabaseManagerError.fileAlreadyExists(path: destination)
         }
         let key = try KeyFile.key(invocation)
-        let password = key == nil ? try Passwords(invocation: invocation).forNewDatabase() : ""
+        let password = key == nil ? try Passwords(invocation: invocation).forNewDatabase() : SecretBytes(zeroed: 0)
         let configuration = DatabaseConfiguration(cipher: Session.cipherOptions(invocation))
         let (source, target) = (URL(fileURLWithPath: invocation.path), destination.map { URL(fileURLWithPath: $0) })
         try withProgress("Encrypting") { progress in
@@ -53,7 +58,7 @@ enum MigrationCommands {
                     at: source, to: target, password: password, configuration: configuration, progress: progress)
             }
         }
-        Console.say("Encrypted \(invocation.path)" + (destination.map { " into \($0)." } ?? " in place."))
+        Console.sayEscaped("Encrypted \(invocation.path)" + (destination.map { " into \($0)." } ?? " in place."))
     }
 
     static func decrypt(_ invocation: Invocation) throws {
@@ -66,7 +71,7 @@ enum MigrationCommands {
         try Session.withOpenDatabase(invocation) { manager in
             try withProgress("Decrypting") { try manager.decrypt(to: URL(fileURLWithPath: destination), progress: $0) }
         }
-        Console.say("Wrote a plaintext copy of \(invocation.path) to \(destination). Anyone who can read it can read every row.")
+        Console.sayEscaped("Wrote a plaintext copy of \(invocation.path) to \(destination). Anyone who can read it can read every row.")
     }
 
     static func settings(_ invocation: Invocation) throws {
@@ -81,16 +86,27 @@ enum MigrationCommands {
         options.kdfIterations = invocation.number(.setKdfIter) ?? options.kdfIterations
         options.pageSize = invocation.number(.setPageSize) ?? options.pageSize
         try Session.withOpenDatabase(invocation, password: password) { manager in
-            try withProgress("Re-encrypting") { progress in
-                if let key {
-                    try manager.rekey(key: key, options: options, progress: progress)
-                } else {
-                    try manager.rekey(password: password ?? "", options: options, progress: progress)
+            // Recorded before the change with the settings the file has now, so a crash leaves
+            // a record naming whichever set opens it; after the change, the new set only.
+            let record = SettingsRecord(databasePath: invocation.path)
+            let previous = Session.cipherOptions(invocation)
+            // A link or another user's file planted at the record's names stops the change here.
+            try record.write(options, previous: previous)
+            do {
+                try withProgress("Re-encrypting") { progress in
+                    if let key {
+                        try manager.rekey(key: key, options: options, progress: progress)
+                    } else {
+                        try manager.rekey(password: password ?? SecretBytes(zeroed: 0), options: options, progress: progress)
+                    }
                 }
+            } catch {
+                try? record.write(previous)
+                throw error
             }
-            try? SettingsRecord(databasePath: invocation.path).write(options)
+            try? record.write(options)
             let flags = SettingsMismatch.flags(options).joined(separator: " ")
-            Console.say(
+            Console.sayEscaped(
                 "Re-encrypted \(invocation.path) with \(try manager.cipherInfo.settings). "
                     + (flags.isEmpty
                         ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."

@@ -15,7 +15,7 @@ enum OperatorMessage {
         case .unsupportedOption(let name, let requires, let linked):
             "\(flag(name)) needs SQLCipher \(requires) or later, but this cipherdb is linked with SQLCipher "
                 + "\(linked) (which would silently ignore it). Leave \(flag(name)) out."
-        case .incorrectPasswordOrSettings(let path):
+        case .incorrectPasswordOrSettings(let path, nil):
             "Incorrect password for \(path), or the file was written with other cipher settings: "
                 + "give them with --kdf-iter N, --page-size N, --no-hmac."
         case .busy(let path, let underlying):

@@ -38,8 +38,8 @@ enum Option: String, CaseIterable, Sendable {
         switch self {
         case .passwordEnv: "read the password from environment variable NAME"
         case .passwordFile: "read the password from the first line of file PATH"
-        case .newPasswordEnv: "rekey: read the new password from environment variable NAME"
-        case .newPasswordFile: "rekey: read the new password from the first line of file PATH"
+        case .newPasswordEnv: "rekey, backup: read the new password from environment variable NAME"
+        case .newPasswordFile: "rekey, backup: read the new password from the first line of file PATH"
         case .kdfIter: "the database's PBKDF2 iterations, 64000 to 10000000 (default: SQLCipher's)"
         case .pageSize: "the database's page size, a power of two from 512 to 65536 (default: SQLCipher's)"
         case .setKdfIter: "settings: the new PBKDF2 iterations, 64000 to 10000000"
@@ -47,12 +47,12 @@ enum Option: String, CaseIterable, Sendable {
         case .noHMAC: "the database has no per-page HMAC (SQLCipher 1 format)"
         case .compatibility: "the database's SQLCipher major version N, 1-4 (cipher_compatibility, SQLCipher 4 only)"
         case .setDefaults: "settings: re-encrypt with the linked SQLCipher's default settings"
-        case .to: "encrypt/decrypt: the file to write (encrypt: default in place)"
+        case .to: "encrypt/decrypt/backup: the file to write (encrypt: default in place)"
         case .file: "exec: read the SQL from file PATH (instead of the SQL argument)"
         case .json: "exec: print each statement's rows as a JSON array of objects instead of TSV"
         case .unlock: "info: also unlock the database (password from the prompt or stdin)"
         case .keyFile: "use the raw 32-byte key in file PATH (binary or 64 hex digits, mode 0600) instead of a password"
-        case .newKeyFile: "rekey: the new raw 32-byte key, from file PATH (as --key-file)"
+        case .newKeyFile: "rekey, backup: the new raw 32-byte key, from file PATH (as --key-file)"
         case .legacyKDF: "accept --kdf-iter/--set-kdf-iter below 64000, for old files (SQLCipher 1/2: 4000)"
         }
     }

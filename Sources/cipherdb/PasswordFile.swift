@@ -1,41 +1,26 @@
 import Foundation
+import SQLCipherManager
 import TerminalIO
 
 // MARK: - PasswordFile
 
 /// `--password-file PATH`: the first line of a regular file only the owner can access (as ssh
 /// demands of a private key), or of a pipe (`<(…)`, a FIFO, `/dev/stdin`), read up to its first
-/// newline so a writer that stays open does not block it.
+/// newline so a writer that stays open does not block it — straight into `SecretBytes`, capped
+/// at ``SecretInput/maximumLength`` like every other source.
 enum PasswordFile {
-    /// A first line longer than this is not a password (`/dev/zero`, a database given by mistake).
-    static let maximumLength = 1 << 20
-
-    /// The first line of the file at `path`, without its line ending, decoded strictly as UTF-8.
-    static func firstLine(of path: String, option: Option) throws -> String {
+    /// The first line of the file at `path`, without its line ending, checked as UTF-8.
+    static func firstLine(of path: String, option: Option) throws -> SecretBytes {
         let cannotRead = Failure(
             .failure, "Cannot read the password file \(path) (\(option.rawValue)). Check the path and its permissions.")
         guard let handle = FileHandle(forReadingAtPath: path) else { throw cannotRead }
         defer { try? handle.close() }
         try checkAccess(handle.fileDescriptor, path: path, option: option)
-        var bytes: [UInt8] = []
-        do {
-            while bytes.count <= maximumLength, let chunk = try handle.read(upToCount: 4096), !chunk.isEmpty {
-                bytes += chunk
-                if chunk.contains(UInt8(ascii: "\n")) { break }
-            }
-        } catch {
-            throw cannotRead  // a folder (EISDIR), or an I/O error
+        let source = "the password file \(path) (\(option.rawValue))"
+        let line = try PasswordText.line(from: source, failure: cannotRead) {
+            SecretInput.readLine(into: $0, from: handle.fileDescriptor)
         }
-        let line = Array(bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)[0])
-        guard line.count <= maximumLength else {
-            throw Failure(
-                .usage,
-                "The first line of \(path) (\(option.rawValue)) is longer than 1 MiB: it is not a password "
-                    + "file. Check the path.")
-        }
-        return try PasswordText.decode(
-            Console.stripLineEnding(line),
-            from: "the password file \(path) (\(option.rawValue))")
+        return line ?? SecretBytes(zeroed: 0)
     }
 
     /// Refuses a regular file that its group or other users may read or write (`fstat` on the

@@ -43,6 +43,10 @@ struct SQLSource {
     }
 
     func read() throws -> String {
+        try InterruptHandler.waitingForInput(readSQL)
+    }
+
+    private func readSQL() throws -> String {
         switch origin {
         case .argument(let sql):
             return sql

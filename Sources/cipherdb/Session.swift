@@ -23,7 +23,7 @@ enum Session {
     /// `body`, and closes it. A file that cannot be unlocked is refused before the password is read;
     /// a password that does not open it is diagnosed (``SettingsMismatch``).
     static func withOpenDatabase<T>(
-        _ invocation: Invocation, password: String? = nil, _ body: (DatabaseManager) throws -> T
+        _ invocation: Invocation, password: SecretBytes? = nil, _ body: (DatabaseManager) throws -> T
     ) throws -> T {
         let manager = manager(for: invocation)
         if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock {
@@ -37,7 +37,7 @@ enum Session {
         let password = try password ?? Passwords(invocation: invocation).current()
         do {
             try manager.open(password: password)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings(let path) {
+        } catch DatabaseManagerError.incorrectPasswordOrSettings(let path, _) {
             // A diagnosis that cannot run (the file vanished, an I/O error) leaves the plain answer.
             // Key slots hold the key: other cipher settings cannot be the reason.
             if manager.usesKeySlots { throw KeyCommands.wrongSecret(path: invocation.path) }

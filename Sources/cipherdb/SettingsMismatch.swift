@@ -12,12 +12,12 @@ struct SettingsMismatch: Error {
 
     /// Runs the diagnosis for `password`, which just failed to open `manager`'s database, trying
     /// the settings `cipherdb settings` recorded beside it first.
-    init(path: String, manager: DatabaseManager, password: String) throws {
+    init(path: String, manager: DatabaseManager, password: SecretBytes) throws {
         self.path = path
         let recorded = SettingsRecord(databasePath: path).read().map {
             CipherSettingsCandidate(name: "the settings `cipherdb settings` recorded", options: $0)
         }
-        diagnosis = try manager.diagnoseCipherSettings(password: password, alsoTrying: recorded.map { [$0] } ?? [])
+        diagnosis = try manager.diagnoseCipherSettings(password: password, alsoTrying: recorded)
     }
 
     /// The set that opens the file, when the password is right.

@@ -8,16 +8,16 @@ import TerminalIO
 enum VerifyCommand {
     static func run(_ invocation: Invocation) throws {
         try Session.withOpenDatabase(invocation) { manager in
-            Console.say("password: correct")
+            Console.sayEscaped("password: correct")
             let problems = try manager.integrityProblems()
             guard problems.isEmpty else {
-                for problem in problems { Console.say("problem: \(problem)") }
+                for problem in problems { Console.sayEscaped("problem: \(problem)") }
                 throw Failure(
                     .notADatabase,
                     "\(invocation.path) failed the integrity check (\(problems.count) "
                         + "problem\(problems.count == 1 ? "" : "s")). Restore it from a backup, or export what still reads.")
             }
-            Console.say("integrity: ok")
+            Console.sayEscaped("integrity: ok")
         }
     }
 }

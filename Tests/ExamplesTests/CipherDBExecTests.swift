@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `cipherdb exec`: SQL from stdin (`-`) and from `--file`, one JSON array per statement, and
 /// blobs that cannot be mistaken for text.
-@Suite struct CipherDBExecTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBExecTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

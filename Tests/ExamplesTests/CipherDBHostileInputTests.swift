@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 // MARK: - The hostile-input table for cipherdb (issue 16)
@@ -260,7 +261,7 @@ extension HostileCommands {
 
 // MARK: - The runner
 
-@Suite struct CipherDBHostileInputTests {
+@Suite(.ownThread) struct CipherDBHostileInputTests {
     @Test func theTableIsLargeEnoughAndNamesAreUnique() {
         #expect(HostileCommands.cases.count >= 80)
         #expect(Set(HostileCommands.cases.map(\.name)).count == HostileCommands.cases.count, "case names must be unique")
@@ -287,7 +288,7 @@ extension HostileCommands {
 
 /// The other side of the password rows: every way to hand over the right password opens the
 /// database, whatever the line ending, and a pipe is read rather than refused.
-@Suite struct CipherDBPasswordSourceTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBPasswordSourceTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws {
         cli = try CipherDBFixture()

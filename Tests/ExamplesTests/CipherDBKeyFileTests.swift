@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `cipherdb --key-file PATH`: a raw 32-byte key (binary or 64 hex digits) for every command
 /// that takes a password, refused unread when others can read it.
-@Suite struct CipherDBKeyFileTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBKeyFileTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

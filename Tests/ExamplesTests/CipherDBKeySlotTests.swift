@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `cipherdb keys` and `cipherdb export-key` end to end, and the exported key in the Debian
 /// `sqlcipher` shell. The CLI uses the library's default Argon2id (about 0.25 s a slot).
-@Suite struct CipherDBKeySlotTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBKeySlotTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 
@@ -54,5 +55,29 @@ import Testing
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("db.db.scm-keys"))
         let missing = try cli(["keys", "db.db", "list"] + fast)
         #expect(missing.status == 4 && missing.stderr.contains("backup"), "\(missing.output)")
+    }
+
+    /// Issue 23: an old slot file put back after change-password is refused, a garbage `.next`
+    /// does not block, a FIFO slot file is named (not "Permission denied") without blocking.
+    @Test func keysRefusesOldAndPlantedSlotFiles() throws {
+        let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")
+        try #require(create.status == 0, "\(create.output)")
+        let slots = folder.url.appendingPathComponent("db.db.scm-keys")
+        let old = try Data(contentsOf: slots)
+        let change = try cli(["keys", "db.db", "change-password"] + fast, stdin: "first-pass\nsecond-pass\n")
+        #expect(change.status == 0, "\(change.output)")
+        let current = try Data(contentsOf: slots)
+        try old.write(to: slots)
+        let rolledBack = try cli(["exec", "db.db", "SELECT 1"] + fast, stdin: "first-pass\n")
+        #expect(rolledBack.status != 0 && rolledBack.stderr.contains("older"), "\(rolledBack.output)")
+        try current.write(to: slots)
+        try Data("garbage".utf8).write(to: folder.url.appendingPathComponent("db.db.scm-keys.next"))
+        let debris = try cli(["exec", "db.db", "SELECT 7"] + fast, stdin: "second-pass\n")
+        #expect(debris.status == 0 && debris.stdout.contains("7"), "\(debris.output)")
+        try FileManager.default.removeItem(at: slots)
+        let fifo = try Program.runBash("mkfifo db.db.scm-keys", in: folder.url, environment: ["PATH": "/usr/bin:/bin"])
+        #expect(fifo.0 == 0)
+        let list = try cli(["keys", "db.db", "list"] + fast)
+        #expect(list.status == 4 && list.stderr.contains("pipe") && !list.stderr.contains("Permission denied"), "\(list.output)")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `kill -9` during `cipherdb encrypt` (in place), then `cipherdb info` or `verify`: the next
 /// command recovers first, leaves no `.scm-*` file and reports the file as what it now is.
-@Suite struct CipherDBKillTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBKillTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

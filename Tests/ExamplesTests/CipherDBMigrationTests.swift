@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// cipherdb rekey, encrypt, decrypt and settings, end to end.
-@Suite struct CipherDBMigrationTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBMigrationTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// cipherdb as an operator meets it: `--version`, options before the command, paths shown as
 /// typed, and messages that name commands and options, never the library's API.
-@Suite struct CipherDBOperatorTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBOperatorTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

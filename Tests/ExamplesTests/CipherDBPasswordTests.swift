@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// cipherdb's password sources, the refusal of passwords as arguments, and usage errors.
-@Suite struct CipherDBPasswordTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBPasswordTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

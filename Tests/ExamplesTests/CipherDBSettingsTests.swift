@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// "Your password is right, the settings are not": files written with each known set of cipher
 /// settings — by cipherdb and by the Debian `sqlcipher` shell — opened without those settings
 /// exit 3 with the options to add, found by the library's settings diagnosis without changing a byte.
-@Suite struct CipherDBSettingsTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBSettingsTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 
@@ -81,6 +82,53 @@ import Testing
         let unrecorded = try run(["verify", "db.db"])
         #expect(unrecorded.status == 3)
         #expect(unrecorded.stderr.contains("nor with the 11 other known sets"))
+    }
+
+    /// The record is written like the library's files: owner-only, no temporary left, no
+    /// Foundation atomic-write leftover (`.dat.nosync…`) beside the database.
+    @Test func theRecordIsWrittenDurablyAndLeavesNothingBehind() throws {
+        try cli.createDatabase("CREATE TABLE t(x); INSERT INTO t VALUES ('MARKER')")
+        let change = try run(["settings", "db.db", "--set-kdf-iter", "6000"] + fast)
+        #expect(change.status == 0, "\(change.output)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path("db.db.cipherdb-settings"))
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(folder.bytes("db.db.cipherdb-settings") == Data("kdf_iter=6000\n".utf8))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names.filter { $0.contains("nosync") || $0.hasSuffix(".tmp") }.isEmpty, "\(names)")
+    }
+
+    /// A temporary record a kill left behind is removed by the next command, whatever it is.
+    @Test func aStaleTemporaryRecordIsRemovedByTheNextCommand() throws {
+        try cli.createDatabase("CREATE TABLE t(x)")
+        let stale = folder.path("db.db.cipherdb-settings.tmp")
+        #expect(FileManager.default.createFile(atPath: stale, contents: Data()))
+        let verify = try run(["verify", "db.db"] + fast)
+        #expect(verify.status == 0, "\(verify.output)")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+    }
+
+    /// `kill -9` of `settings` before its copy is installed: the file keeps its settings (6000
+    /// iterations, which no known set has), and the next command without options is told them,
+    /// because the record was written, naming the old and the new set, before the change began.
+    @Test func aKilledSettingsChangeStillLeavesARecordThatOpensTheFile() throws {
+        let custom = ["--kdf-iter", "6000", "--legacy-kdf"]
+        let create = try run(["create", "db.db"] + custom)
+        try #require(create.status == 0, "\(create.output)")
+        let pause = folder.path("paused")
+        let running = try Program.start(
+            "cipherdb", ["settings", "db.db", "--set-kdf-iter", "7000", "--password-env", "DBPW"] + custom, in: folder.url,
+            environment: ["DBPW": password, "SCM_FAULT_PAUSE": "checked:" + pause])
+        try poll(
+            timeout: 30, isRunning: { running.process.isRunning }, until: { FileManager.default.fileExists(atPath: pause) },
+            failure: { RunnerError("settings never reached its install") })
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = try running.wait()
+        let later = try run(["verify", "db.db"])
+        #expect(later.status == 3, "\(later.output)")
+        #expect(
+            later.stderr.contains("uses kdf_iter 6000 (the settings `cipherdb settings` recorded): add `--kdf-iter 6000 --legacy-kdf`"),
+            "\(later.stderr)")
+        #expect(try run(["verify", "db.db"] + custom).stdout == "password: correct\nintegrity: ok\n")
     }
 
     @Test func settingsSetDefaultsConvertsAFileAndForgetsTheRecord() throws {

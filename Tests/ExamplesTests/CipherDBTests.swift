@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Drives the built cipherdb: create, exec, info, verify, password sources and exit codes.
-@Suite struct CipherDBTests: UsesCipherDB {
+@Suite(.ownThread) struct CipherDBTests: UsesCipherDB {
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 

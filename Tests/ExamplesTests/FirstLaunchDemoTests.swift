@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built FirstLaunchDemo: seed 003's plaintext store encrypted on the new version's
 /// first launch, the key in a 0600 file, never printed.
-@Suite struct FirstLaunchDemoTests {
+@Suite(.ownThread) struct FirstLaunchDemoTests {
     @Test func theStoryRunsEndToEnd() throws {
         let folder = try ScratchFolder()
         let result = try Program.run("FirstLaunchDemo", [folder.url.path], in: folder.url)

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// LoginDemo's `passwd`, its rekey-error path (seed 004's didEncounterRekeyError), and the
 /// schema upgrade of an older file.
-@Suite struct LoginDemoPasswordTests {
+@Suite(.ownThread) struct LoginDemoPasswordTests {
     let folder: ScratchFolder
     let original = "original-pass-1"
     let replacement = "replacement-pass-2"
@@ -67,8 +68,8 @@ import Testing
 
     @Test func rekeyErrorLocksTheAppAndTheOriginalPasswordStillOpens() throws {
         try createWithOneNote()
-        // A folder where the rekey writes its new copy makes the rekey fail after it started.
-        let blocker = folder.url.appendingPathComponent("notes.db.scm-rekey/keep")
+        // A folder where the rekey writes its marker makes the rekey fail after it started.
+        let blocker = folder.url.appendingPathComponent("notes.db.scm-rekeying/keep")
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
         let result = try demo([original, "passwd", original, replacement, replacement, "list", original, "list", "quit"])
         #expect(result.status == 0, "\(result.output)")

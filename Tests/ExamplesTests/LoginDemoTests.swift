@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Drives the built LoginDemo through pipes: passwords and commands on stdin, one per line.
-@Suite struct LoginDemoTests {
+@Suite(.ownThread) struct LoginDemoTests {
     let folder: ScratchFolder
     let password = "correct-horse-1"
 
@@ -84,7 +85,7 @@ import Testing
         try createWithOneNote()
         let result = try demo([password, "lock", "list", password, "list", "quit"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.stdout.contains("Locked. The database is closed."))
+        #expect(result.stdout.contains("Locked. The database is closed and its key forgotten."))
         #expect(result.stdout.contains("Incorrect password"), "'list' was taken as a password after lock")
         #expect(result.stdout.components(separatedBy: "#1  Bank").count - 1 == 1)
     }

@@ -4,9 +4,10 @@ import SQLCipherManager
 /// The write-ledger tests' writer in another process: inserts rows into `<folder>/ledger.db`
 /// (autocommit, one row per statement) until `<folder>/stop` exists, and appends the id of
 /// every insert that returned success to `<folder>/ledger.txt` (`+` once `<folder>/changed`
-/// exists). When an insert fails because another program replaced the file (a rekey or a
-/// settings change), it opens the file again with whichever known password and settings
-/// now open it, as an app would after asking its user. Prints READY once open.
+/// exists). When an insert fails because another program re-keyed the file in place (a rekey)
+/// or replaced it (a settings change), it opens the file again with whichever known password and settings
+/// now open it, as an app would after asking its user, and appends "<id> <password>" to
+/// `<folder>/reopened.txt` (`id`: the insert that failed). Prints READY once open.
 struct LedgerWriter {
     let folder: URL
     /// The passwords and kdf_iter values the tests use: before, after a rekey, after a settings change.
@@ -14,8 +15,9 @@ struct LedgerWriter {
 
     func run() throws {
         let url = folder.appendingPathComponent("ledger.db")
-        var manager = try open(url)
+        var manager = try open(url).manager
         let ledger = try FileHandle(forWritingTo: create("ledger.txt"))
+        let reopened = try FileHandle(forWritingTo: create("reopened.txt"))
         FileHandle.standardOutput.write(Data("READY\n".utf8))
         var failed = 0
         var id = 1_000_000
@@ -26,9 +28,13 @@ struct LedgerWriter {
                 ledger.write(Data("\(id)\(after ? "+" : "")\n".utf8))
             } catch {
                 failed += 1
-                if case .databaseReplaced? = error as? DatabaseManagerError {
+                switch error as? DatabaseManagerError {
+                case .keyChanged?:
                     manager.close()
-                    manager = try open(url)
+                    let (next, password) = try open(url)
+                    manager = next
+                    reopened.write(Data("\(id) \(password)\n".utf8))
+                default: break
                 }
                 usleep(2000)
             }
@@ -39,13 +45,14 @@ struct LedgerWriter {
         try Data("\(failed)\n".utf8).write(to: create("failed.txt"))
     }
 
-    /// A manager open on the file with the first known password and settings that unlock it.
-    private func open(_ url: URL) throws -> DatabaseManager {
+    /// A manager open on the file with the first known password and settings that unlock it,
+    /// and that password.
+    private func open(_ url: URL) throws -> (manager: DatabaseManager, password: String) {
         for (password, iterations) in candidates {
             var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: iterations, allowsLegacyKDFIterations: true))
             configuration.busyTimeout = .seconds(10)
             let manager = DatabaseManager(url: url, configuration: configuration)
-            if (try? manager.open(password: password)) != nil { return manager }
+            if (try? manager.open(password: password)) != nil { return (manager, password) }
         }
         throw DatabaseManagerError.incorrectPasswordOrSettings(path: url.path)
     }

@@ -6,20 +6,25 @@ import SQLCipherManager
 // clock starts there) and DONE when it finished.
 //
 //   FaultInjectionHelper <flow> <folder>
-//   flows: rekey, encrypt-in-place, encrypt-to-path, decrypt, adopt, first-launch, ledger-writer,
+//   flows: rekey (in place), rekey-export (the same with explicit settings: export and
+//          rename), encrypt-in-place, encrypt-to-path, decrypt, backup (same key, to out.db), adopt, first-launch, ledger-writer,
 //          hang-in-transaction (commits 100 rows of `extra`, then spills a 2,000-row
 //          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
 //          <folder>/marker, keeps the database open until <folder>/release exists),
-//          slots-* (KeySlotFlows.swift), rekey-ledger / encrypt-ledger (rekey "old-secret" →
-//          "new-secret", or encrypt the plaintext file in place, on <folder>/ledger.db, for the
+//          exec-sql (runs <folder>/script.sql on test.db and exits), slots-* (KeySlotFlows.swift),
+//          rekey-ledger-in-place (the same without settings),
+//          settings (kdf_iter 4000 → 5000, same password, on test.db), rekey-ledger /
+//          encrypt-ledger / settings-ledger (rekey "old-secret" → "new-secret" with explicit
+//          settings, so through the export, encrypt the plaintext file in place, or kdf_iter 5000,
+//          on <folder>/ledger.db, for the
 //          replace-window tests; with SCM_FAULT_PAUSE=<step>:<file> the replace stops at that
 //          step until <file> is removed, see FaultPause)
 //
 // ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
 // LedgerWriter.swift).
 //
-// Files: <folder>/test.db (the template copy), <folder>/out.db (encrypt-to-path, decrypt).
+// Files: <folder>/test.db (the template copy), <folder>/out.db (encrypt-to-path, decrypt, backup).
 // Passwords: "old-secret" (the encrypted template), "new-secret" (the result). KDF: 4000 iterations.
 
 let arguments = CommandLine.arguments
@@ -33,6 +38,11 @@ let database = folder.appendingPathComponent("test.db")
 let output = folder.appendingPathComponent("out.db")
 // The tests' cheap KDF, below the floor for new databases: opted in explicitly.
 let configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
+
+/// The same settings given explicitly (3.4.1's default page size): a rekey with options that
+/// differ from the configuration's re-encrypts into a new file (the export engine), where a
+/// key-only rekey changes the key in place.
+let explicitSettings = CipherOptions(kdfIterations: 4000, pageSize: 1024, allowsLegacyKDFIterations: true)
 
 func ready() {
     FileHandle.standardOutput.write(Data("READY\n".utf8))
@@ -60,17 +70,45 @@ do {
         try manager.open(password: "old-secret")
         ready()
         try manager.decrypt(to: output)
+    case "backup":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        ready()
+        try manager.backup(to: output)
     case "adopt":
         var adopting = configuration
         adopting.adoptsPlaintextDatabase = true
         let manager = DatabaseManager(url: database, configuration: adopting)
         ready()
         try manager.open(password: "new-secret")
-    case "rekey-ledger":
+    case "rekey-export":
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        try manager.transaction { db in
+            for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        }
+        ready()
+        try manager.rekey(password: "new-secret", options: explicitSettings)
+    case "rekey-ledger-in-place":
         let manager = DatabaseManager(url: folder.appendingPathComponent("ledger.db"), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
         try manager.rekey(password: "new-secret")
+        manager.close()
+    case "rekey-ledger":
+        let manager = DatabaseManager(url: folder.appendingPathComponent("ledger.db"), configuration: configuration)
+        try manager.open(password: "old-secret")
+        ready()
+        try manager.rekey(password: "new-secret", options: explicitSettings)
+        manager.close()
+    case "settings", "settings-ledger":
+        // A change that needs a new file: the same password with kdf_iter 5000.
+        let name = flow == "settings" ? "test.db" : "ledger.db"
+        let manager = DatabaseManager(url: folder.appendingPathComponent(name), configuration: configuration)
+        try manager.open(password: "old-secret")
+        ready()
+        try manager.rekey(
+            password: "old-secret", options: CipherOptions(kdfIterations: 5000, allowsLegacyKDFIterations: true))
         manager.close()
     case "encrypt-ledger":
         ready()
@@ -78,6 +116,12 @@ do {
             at: folder.appendingPathComponent("ledger.db"), password: "new-secret", configuration: configuration)
     case "ledger-writer":
         try LedgerWriter(folder: folder).run()
+    case "exec-sql":
+        // Observation tests: another process commits <folder>/script.sql on test.db.
+        let manager = DatabaseManager(url: database, configuration: configuration)
+        try manager.open(password: "old-secret")
+        try manager.executeScript(String(contentsOf: folder.appendingPathComponent("script.sql"), encoding: .utf8))
+        manager.close()
     case "hang-in-transaction":
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")

@@ -69,7 +69,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = notesMigrator(failingAt: 3)
         #expect(thrownCase { try manager.create(password: "secret") } == "migrationFailed")
-        #expect(delegate.events == [.created, .willMigrate(0, 3), .databaseError("migrationFailed")])
+        #expect(delegate.events == [.created, .willMigrate(0, 3), .databaseError("migrationFailed"), .closed])
         #expect(!manager.isOpen)
         // Version 2 committed; step 3's index was rolled back.
         manager.schemaMigrator = nil
@@ -105,7 +105,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = migrator
         #expect(thrownCase { try manager.open(password: "secret") } == "schemaVersionTooNew")
-        #expect(delegate.events == [.opened, .databaseError("schemaVersionTooNew")])
+        #expect(delegate.events == [.opened, .databaseError("schemaVersionTooNew"), .closed])
         #expect(migrator.calls.isEmpty)
         #expect(!manager.isOpen)
         #expect(Fixture.bytes(dir.file()) == before)

@@ -92,6 +92,37 @@ struct ReadmeSamplesTests {
         #expect(failure.contains("column \"title\" (index 0) holds TEXT, which cannot be read as Int"))
     }
 
+    // MARK: - Records
+
+    @Test func theRecordsSampleInsertsUpdatesSavesDeletesAndFetches() throws {
+        let dir = TemporaryDirectory()
+        let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created TEXT NOT NULL)")
+        // README begin
+        struct Note: Codable, TableRecord {
+            static var databaseTableName: String { "note" }  // primaryKey: ["id"]
+            var id: Int64?                                   // nil: SQLite assigns the rowid
+            var title: String
+            var created: Date                                // TEXT "YYYY-MM-DD HH:MM:SS.SSS", UTC
+        }
+        let drafts = (1...3).map { Note(id: nil, title: "Draft \($0)", created: Date()) }
+        let first = try manager.write { db in
+            let id = try db.insert(Note(id: nil, title: "Hello", created: Date()))   // the new rowid
+            try db.update(Note(id: id, title: "Hello again", created: Date()))
+            try db.save(Note(id: 7, title: "Inserted or updated", created: Date())) // an upsert
+            try db.insert(contentsOf: drafts)                                        // one statement
+            try db.delete(Note.self, id: 7)
+            return try db.fetch(Note.self, id: id)
+        }
+        print(first?.title ?? "none")                        // Hello again
+        // README end
+        #expect(first?.id == 1)
+        #expect(first?.title == "Hello again")
+        #expect(try manager.fetchAll(String.self, "SELECT title FROM note ORDER BY id") == ["Hello again", "Draft 1", "Draft 2", "Draft 3"])
+        #expect(try manager.decodeScalar(Int.self, "SELECT count(*) FROM note WHERE created GLOB '????-??-?? ??:??:??.???'") == 4)
+    }
+
     // MARK: - Why a file does not open
 
     @Test func theDiagnosisSampleOpensAFileWrittenWithOtherSettings() throws {
@@ -155,6 +186,34 @@ struct ReadmeSamplesTests {
             #expect(try check.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
         }
         #expect(DatabaseTools.inspectFile(at: plaintextURL).kind == .plaintextSQLite)
+    }
+
+    // MARK: - Backup
+
+    @Test func theBackupSampleWritesCopiesThatOpenWithTheirKeys() throws {
+        let dir = TemporaryDirectory()
+        let backups = dir.url
+        let password = "correct horse"
+        let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
+        try manager.create(password: password)
+        try manager.executeScript("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO note(title) VALUES ('Hello');")
+        // README begin
+        let backupURL = backups.appendingPathComponent("notes-backup.db")     // must not exist yet
+        try manager.backup(to: backupURL) { fraction in print("backup: \(Int(fraction * 100)) %") }
+
+        let restored = DatabaseManager(url: backupURL)
+        try restored.open(password: password)                                 // the same password
+        let count = try restored.scalar(Int.self, "SELECT count(*) FROM note")
+
+        try manager.backup(to: backups.appendingPathComponent("shared.db"),
+                           key: .password("a password of its own"))            // or .rawKey(key32)
+        // README end
+        #expect(count == 1)
+        let shared = DatabaseManager(url: backups.appendingPathComponent("shared.db"))
+        try shared.open(password: "a password of its own")
+        #expect(try shared.scalar(String.self, "SELECT title FROM note") == "Hello")
+        // A second backup to the same name is refused: a backup never overwrites.
+        #expect(thrownError { try manager.backup(to: backupURL) } is DatabaseManagerError)
     }
 
     /// The progress bar of the rekey sample: keeps the last fraction.

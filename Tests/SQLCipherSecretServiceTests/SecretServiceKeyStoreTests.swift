@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SecretServiceKeyStore against a real gnome-keyring-daemon on a private session bus; each
 /// step runs in KeyringProbe, a client process on that bus.
-@Suite("SecretServiceKeyStore: a real gnome-keyring-daemon on a private D-Bus bus")
+@Suite("SecretServiceKeyStore: a real gnome-keyring-daemon on a private D-Bus bus", .ownThread)
 struct SecretServiceKeyStoreTests {
     @Test func storeLoadDeleteRoundTripThroughTheDaemon() throws {
         let session = try KeyringSession()

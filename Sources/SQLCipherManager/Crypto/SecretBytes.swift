@@ -5,8 +5,10 @@ import Foundation
 /// Key material in memory that this type owns alone and zeroes when it is released.
 ///
 /// Swift `String`s and `Data` given by the caller may be copied by the runtime and cannot be
-/// reliably wiped; the bytes kept here (the cached password) are.
-final class SecretBytes: @unchecked Sendable {
+/// reliably wiped; the bytes kept here (the cached password) are. A program that reads a
+/// password can read it straight into one (``init(zeroed:)``, then ``withMutableBytes(_:)``) and
+/// give it to the `password:` methods that take `SecretBytes`, so no `String` copy of it is made.
+public final class SecretBytes: @unchecked Sendable {
     // @unchecked: every stored property but `observer` (read and written only under
     // `observerLock`) is a `let`. The buffer's bytes are written only by the
     // initializers, by `withMutableBytes` while the value is being built (before it is shared),
@@ -54,7 +56,19 @@ final class SecretBytes: @unchecked Sendable {
         text.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
-    let count: Int
+    /// The number of bytes.
+    public let count: Int
+
+    /// `count` zero bytes, to be filled in place with ``withMutableBytes(_:)``: a password read
+    /// straight into it is never in memory that is not wiped.
+    public convenience init(zeroed count: Int) {
+        self.init(zeroedCount: count)
+    }
+
+    /// A copy of `bytes` (a password's UTF-8 bytes, for example); wipe the original yourself.
+    public convenience init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
+        self.init(bytes)
+    }
 
     /// `count` zero bytes, to be filled in place with ``withMutableBytes(_:)`` (so that a key
     /// computed into it is never in memory this type does not wipe).
@@ -90,8 +104,9 @@ final class SecretBytes: @unchecked Sendable {
         }
     }
 
-    /// Lends the bytes for writing, without copying them. Only while the value is being built.
-    func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    /// Lends the bytes for writing, without copying them. Only while the value is being built
+    /// (before it is given to another thread or to the library).
+    public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
@@ -99,12 +114,12 @@ final class SecretBytes: @unchecked Sendable {
     let isRawKey: Bool
 
     /// Gives the bytes to a closure, without copying them.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
 
     /// Compares two secrets in time that depends only on their lengths.
-    func isEqual(to other: SecretBytes) -> Bool {
+    public func isEqual(to other: SecretBytes) -> Bool {
         guard count == other.count else { return false }
         return withBytes { mine in
             other.withBytes { theirs in
@@ -127,6 +142,8 @@ final class SecretBytes: @unchecked Sendable {
 }
 
 extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {
-    var description: String { "SecretBytes(<redacted \(count) bytes>)" }
-    var debugDescription: String { description }
+    /// `SecretBytes(<redacted N bytes>)`: never the bytes.
+    public var description: String { "SecretBytes(<redacted \(count) bytes>)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
 }

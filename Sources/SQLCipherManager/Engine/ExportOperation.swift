@@ -2,16 +2,23 @@ import Foundation
 
 // MARK: - ExportOperation
 
-/// The crash-safe core shared by rekey, encrypt and decrypt: export the source into a
-/// temporary file beside the target, verify the copy on a fresh connection, then install it
-/// with one atomic `rename` (replace) or `link` (create), recorded step by step in an
-/// ``OperationJournal`` so that a kill at any moment leaves either the old file or the new one.
+/// The crash-safe core shared by the changes that need a new file (cipher settings, encrypt,
+/// decrypt): export the source into a temporary file beside the target, verify the copy on a
+/// fresh connection and flush it, then install it with one `rename` (replace) or `link`
+/// (create), each step recorded in an ``OperationJournal`` and made durable before the next,
+/// so that a kill or a power loss at any moment leaves either the old file or the new one.
+///
+/// A replace runs only while nobody else has the file open (``ExclusiveAccess``): the export
+/// reads it on the connection that holds its EXCLUSIVE lock, so no commit can land in the old
+/// file after the copy was taken, and no connection is left on the old file after the rename.
 struct ExportOperation {
     /// The operations built on an export; the name goes into the temporary file's name and the journal.
     enum Kind: String, Sendable {
         case rekey
         case encrypt
         case decrypt
+        /// A copy of an open database into a new file (a create, like decrypt).
+        case backup
     }
 
     /// Opens the verified copy on a fresh connection, keyed (`key`) or plaintext (`nil`), with
@@ -55,111 +62,102 @@ struct ExportOperation {
 
     // MARK: - Running
 
-    /// Checks, journals, takes the source's write lock (replace: on a connection from
-    /// `lockConnection`, see ``SourceWriteLock``), exports, verifies, calls `releaseSource`
-    /// (which must close every other connection of this process to a file being replaced),
-    /// then installs the copy: a replace shuts out readers, retires the old file and renames the
-    /// copy over it (``replace(under:journal:)``). Any failure before the install
-    /// removes the copy and the journal and leaves the target as it was.
-    func run(
-        source: Connection, lockConnection: (() throws -> Connection)?, releaseSource: () -> Void,
-        progress: ((Double) -> Void)?
-    ) throws {
+    /// A create (decrypt, encrypt to a new path): checks, journals, exports `source` (which
+    /// stays open; other connections may go on writing it) and verifies the copy, then links it
+    /// at the target. Any failure before the link removes the copy and the journal.
+    func create(from source: Connection, progress: ((Double) -> Void)?) throws {
         try preflight(sourcePath: source.path)
+        let (lock, reporter, journal) = try begin(progress)
+        defer { lock.release() }
+        var recorded = journal
+        do {
+            // An interrupt stops the export and verification (the copy goes); from the
+            // journaled install on, the create finishes.
+            recorded.copyDigest = try Interruption.undoable { try exportAndVerify(source: source, progress: reporter) }
+            reporter(0.95)
+            try Interruption.committed {
+                try commitInstall(&recorded)
+                try FileSystem.link(copy.path, to: target)
+            }
+        } catch {
+            rollBack()
+            throw error
+        }
+        // Linked: from here on a failure leaves the journal, and recovery finds the copy in place.
+        try FileSystem.sync(directory)
+        finish(reporter)
+    }
+
+    /// A replace (settings change, encrypt in place): `releaseSource` closes every connection
+    /// of this process to the target, then `openSource` opens one of its own, which takes the
+    /// file for itself (``ExclusiveAccess``, refusing while another process has it open),
+    /// exports and verifies the copy, settles the old file's sidecars and installs the copy.
+    /// Any failure before the rename removes the copy and the journal; the target stays as it was.
+    func replace(releaseSource: () -> Void, openSource: () throws -> Connection, progress: ((Double) -> Void)?) throws {
+        try preflight(sourcePath: target)
+        let (lock, reporter, journal) = try begin(progress)
+        defer { lock.release() }
+        var recorded = journal
+        releaseSource()
+        var access: ExclusiveAccess?
+        defer { access?.close() }
+        do {
+            // An interrupt stops everything up to the settled sidecars (the old file is whole,
+            // the copy goes); from the journaled install on, the replace finishes.
+            let held = try Interruption.undoable { () throws -> ExclusiveAccess in
+                let held = try ExclusiveAccess.take(try openSource(), target: target, timeout: busyTimeout)
+                access = held
+                recorded.copyDigest = try exportAndVerify(source: held.connection, progress: reporter)
+                reporter(0.95)
+                try held.settle()
+                return held
+            }
+            FaultPause.at("checked")
+            try Interruption.committed {
+                recorded.targetStamp = FileSystem.stamp(of: target)
+                try commitInstall(&recorded)
+                FaultPause.at("journaled")
+                try held.install(copy.path)
+            }
+        } catch let error as ExclusiveAccess.LeftForRecovery {
+            throw error.underlying
+        } catch {
+            rollBack()
+            throw error
+        }
+        finish(reporter)
+    }
+
+    /// Takes the operation lock and journals phase `export`.
+    private func begin(_ progress: ((Double) -> Void)?) throws -> (OperationLock, ProgressReporter, OperationJournal) {
         guard let lock = try OperationLock.acquire(for: target) else {
             throw DatabaseManagerError.operationInProgress(path: target)
         }
-        defer { lock.release() }
         let reporter = ProgressReporter(progress)
         reporter(0)
-        var journal = OperationJournal(
+        let journal = OperationJournal(
             operation: kind, install: install, phase: .export, temporaryName: (copy.path as NSString).lastPathComponent)
+        do {
+            try journal.write(for: target)
+        } catch {
+            lock.release()
+            throw error
+        }
+        return (lock, reporter, journal)
+    }
+
+    /// Journals phase `install` (the copy verified and on disk, its fingerprint recorded),
+    /// durably, before the first step that puts it at the target.
+    private func commitInstall(_ journal: inout OperationJournal) throws {
+        journal.phase = .install
         try journal.write(for: target)
-        var writeLock: SourceWriteLock?
-        defer { writeLock?.close() }
-        do {
-            if install == .replace, let lockConnection { writeLock = try SourceWriteLock(connection: lockConnection()) }
-            journal.copyDigest = try exportAndVerify(source: source, progress: reporter)
-            reporter(0.95)
-            releaseSource()
-        } catch {
-            rollBack()
-            throw error
-        }
-        if let writeLock {
-            try replace(under: writeLock, journal: &journal)
-        } else {
-            try installJournaled(&journal)
-        }
-        try? FileSystem.removeDatabaseFiles(copy.path)
-        try? OperationJournal.remove(for: target)
+    }
+
+    /// Removes the copy's temporary name, durably, then the journal: a power loss never
+    /// leaves the temporary name (a plaintext copy, say) without the journal that removes it.
+    private func finish(_ reporter: ProgressReporter) {
+        rollBack()
         reporter(1)
-    }
-
-    /// A replace, once the copy is verified and every other connection of this process closed:
-    /// shuts out readers and checks (``prepareReplacement(under:)``), journals the retire (phase
-    /// `retire`, with the bytes it overwrites), retires the old file (``SourceWriteLock``: its
-    /// header, and in WAL mode its schema) and renames the copy over it. If the rename fails, the
-    /// old file is un-retired and stays the database; only if that fails too does the journal
-    /// stay, and the next open installs the verified copy.
-    private func replace(under writeLock: SourceWriteLock, journal: inout OperationJournal) throws {
-        let header: [UInt8]
-        do {
-            try prepareReplacement(under: writeLock)
-            FaultPause.at("checked")
-            header = try writeLock.originalHeader()
-            journal.phase = .retire
-            journal.targetStamp = FileSystem.stamp(of: target)
-            journal.retiredHeader = header
-            if writeLock.isWAL { journal.walMark = Self.walMark(of: target) }
-            try journal.write(for: target)
-            FaultPause.at("journaled")
-        } catch {
-            rollBack()
-            throw error
-        }
-        do {
-            // The header write is the retire in both modes (recovery's keyless proof). In WAL
-            // mode the schema entry then stops the connections that keep page 1 in their cache,
-            // and the header goes over that entry's page 1 in the `-wal` too, so that a
-            // checkpoint (another program's close) carries it into the file.
-            try writeLock.markRetired()
-            if writeLock.isWAL {
-                try writeLock.tombstoneReplacedFile()
-                FaultPause.at("tombstoned")
-                try writeLock.markRetiredInWAL()
-            }
-            FaultPause.at("retired")
-            try Self.installCopy(copy.path, at: target, mode: .replace)
-        } catch {
-            if writeLock.unretire(header: header) { rollBack() }
-            throw error
-        }
-        // The copy is in place: from here on nothing undoes it.
-        FaultPause.at("installed")
-        if !writeLock.isWAL { try? writeLock.tombstoneReplacedFile() }
-        writeLock.waitForOtherPrograms(timeout: busyTimeout)
-    }
-
-    /// The `-wal`'s size and first 32 bytes, `<size>:<hex>` (``OperationJournal/walMark``).
-    static func walMark(of target: String) -> String {
-        let wal = target + "-wal"
-        let header = DatabaseFile(path: wal).header(count: 32) ?? []
-        return "\(FileSystem.size(of: wal) ?? 0):" + header.map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// A create (or a replace without a write lock): journals phase `install` and links or
-    /// renames the copy into place.
-    private func installJournaled(_ journal: inout OperationJournal) throws {
-        do {
-            journal.phase = .install
-            if install == .replace { journal.targetStamp = FileSystem.stamp(of: target) }
-            try journal.write(for: target)
-            try Self.installCopy(copy.path, at: target, mode: install)
-        } catch {
-            rollBack()
-            throw error
-        }
     }
 
     /// Writes the copy, verifies it on a fresh connection while flushing it, and returns its fingerprint (``FileSystem/fingerprint(of:)``),
@@ -169,8 +167,10 @@ struct ExportOperation {
         // ATTACH opens with the main connection's flags, which may lack SQLITE_OPEN_CREATE:
         // an empty file is an empty database to SQLite.
         try FileSystem.createEmptyFile(copy.path)
-        // The copy is as private as the source; a plaintext copy is readable by its owner only.
-        try FileSystem.copyAccess(from: source.path, to: copy.path, mask: copy.key == nil ? 0o700 : 0o7777)
+        // The copy is as private as the source; a plaintext copy or a backup (which travels) is
+        // readable by its owner only.
+        let ownerOnly = copy.key == nil || kind == .backup
+        try FileSystem.copyAccess(from: source.path, to: copy.path, mask: ownerOnly ? 0o700 : 0o7777)
         let result = try source.export(to: copy, progress: progress)
         // SQLite did not flush the copy (it is scratch until installed): it reaches the disk
         // while it is verified, and must be there before it is fingerprinted and journalled
@@ -182,22 +182,6 @@ struct ExportOperation {
         // Whatever the verification wrote (the switch to WAL) is flushed too.
         try FileSystem.sync(copy.path)
         return try FileSystem.fingerprint(of: copy.path)
-    }
-
-    /// Just before a replace, with every connection of this process but the lock's closed:
-    /// waits for readers (rollback journal), refuses when another program has a WAL database
-    /// open (replacing it would strand that program's next commits in the old `-wal`, and its
-    /// close would delete the new file's `-wal` by name), and when a `-journal` holds data.
-    private func prepareReplacement(under writeLock: SourceWriteLock) throws {
-        do {
-            try writeLock.shutOutReaders(timeout: busyTimeout)
-        } catch let error as SQLiteError {
-            throw DatabaseManagerError.busy(path: target, underlying: error)
-        }
-        if let pid = writeLock.otherProgramHavingWALOpen() {
-            throw DatabaseManagerError.openElsewhere(path: target, processID: pid)
-        }
-        if !writeLock.isWAL, Self.hasLiveSidecar(target) { throw Self.busyError }
     }
 
     /// Refuses before anything is written: a folder or file that cannot be written, a target
@@ -213,6 +197,11 @@ struct ExportOperation {
         guard FileSystem.isWritable(directory) else {
             throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
         }
+        // A link or another user's file planted at a name this will create is refused now,
+        // before any work, and left alone (the copy's sidecars SQLite would write through).
+        var names = ([""] + FileSystem.sidecarSuffixes).map { copy.path + $0 }
+        if install == .replace { names.append(ExclusiveAccess.previousName(of: target)) }
+        for name in names { try FileSystem.refuseUntrusted(name) }
         let needed = 2 * FileSystem.databaseSize(of: sourcePath)
         let available = try FileSystem.availableSpace(in: directory)
         guard available >= needed else {
@@ -220,9 +209,10 @@ struct ExportOperation {
         }
     }
 
-    /// Removes the copy, then the journal: the target was never touched.
+    /// Removes the copy and flushes the folder, then removes the journal.
     private func rollBack() {
-        try? FileSystem.removeDatabaseFiles(copy.path)
+        try? FileSystem.removeDatabaseFiles(copy.path, leavingForeign: true)
+        try? FileSystem.sync(directory)
         try? OperationJournal.remove(for: target)
     }
 
@@ -243,6 +233,7 @@ struct ExportOperation {
                 throw DatabaseManagerError.verificationFailed(
                     path: target, reason: "integrity_check: " + check.prefix(3).joined(separator: "; "))
             }
+            try cipherIntegrityCheck(connection)
             let found = try DatabaseFingerprint(connection)
             guard found == result.fingerprint else {
                 throw DatabaseManagerError.verificationFailed(path: target, reason: found.difference(from: result.fingerprint))
@@ -254,6 +245,21 @@ struct ExportOperation {
         }
     }
 
+    /// `PRAGMA cipher_integrity_check` (every page's HMAC) where the linked SQLCipher has it
+    /// (4.0 and later; 3.4.1 has not, and its `integrity_check` above decrypted every page):
+    /// it returns no row when every page is intact.
+    private func cipherIntegrityCheck(_ connection: Connection) throws {
+        guard copy.key != nil, let text = try connection.text("PRAGMA cipher_version"),
+            let version = SQLCipherVersion(parsing: text), version >= SQLCipherVersion(4, 0)
+        else { return }
+        var problems: [String] = []
+        try connection.forEachRow("PRAGMA cipher_integrity_check") { row in row.text(at: 0).map { problems.append($0) } }
+        guard problems.isEmpty else {
+            throw DatabaseManagerError.verificationFailed(
+                path: target, reason: "cipher_integrity_check: " + problems.prefix(3).joined(separator: "; "))
+        }
+    }
+
     /// A fresh connection to the copy: keyed like the target will be, or plaintext.
     private func openCopy() throws -> Connection {
         let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite
@@ -262,34 +268,5 @@ struct ExportOperation {
         }
         if copy.key != nil, isPlaintext { throw DatabaseManagerError.encryptionNotActive(path: target) }
         return try copyOpener(copy.path, copy.key)
-    }
-
-    // MARK: - Installing (also used by recovery)
-
-    static let busyError = SQLiteError(
-        extendedCode: .busy,
-        message: "another connection still uses the database (its -wal or -journal file holds data)")
-
-    /// `true` when the target has a `-wal` with data or a hot `-journal` (non-zero header): then
-    /// another connection uses it, and replacing the file would lose or corrupt data.
-    static func hasLiveSidecar(_ target: String) -> Bool {
-        if let size = FileSystem.size(of: target + "-wal"), size > 0 { return true }
-        guard let header = DatabaseFile(path: target + "-journal").header(count: 8) else { return false }
-        return header.contains { $0 != 0 }
-    }
-
-    /// Replaces (`rename`) or creates (`link`, never overwriting) the target with the verified
-    /// copy, after removing the target's stale `-wal`, `-shm` and `-journal`; flushes the folder.
-    /// It throws only while the target is still the old one: nothing after the rename or link fails.
-    static func installCopy(_ temporary: String, at target: String, mode: OperationJournal.Install) throws {
-        switch mode {
-        case .replace:
-            for suffix in FileSystem.sidecarSuffixes { try FileSystem.remove(target + suffix) }
-            try FileSystem.rename(temporary, to: target)
-        case .create:
-            try FileSystem.link(temporary, to: target)
-            try? FileSystem.remove(temporary)
-        }
-        try? FileSystem.sync(DatabaseFile(path: target).directory)
     }
 }

@@ -7,13 +7,13 @@ import Foundation
 /// those steps creates `file` and waits (up to 60 s) until it is removed, so that a test can kill the process at
 /// that exact step, or let other processes act there, then let it go on.
 ///
-/// The steps of a replace, in order: `checked` (the copy is verified, the readers are shut
-/// out and no other program has the WAL database open; the old file is untouched), `journaled`
-/// (the journal says phase `retire`; the old file is still untouched), `tombstoned` (WAL: the
-/// header is overwritten and the `scm_replaced` entry committed, its page 1 in the `-wal` not yet
-/// retired), `retired`
-/// (the old file's header is overwritten; the copy is not yet renamed over it) and
-/// `installed` (the copy is in place; the old file's schema is not yet replaced).
+/// The steps of a replace, in order: `checked` (the copy is verified and on disk, the old
+/// file is held exclusively and its `-wal` checkpointed and removed; the journal still says
+/// phase `export`), `journaled` (the journal says phase `install`; the old file is at the
+/// path), `linked` (the old file also has its second name `<db>.scm-previous`) and `installed`
+/// (the copy is at the path; the second name not yet removed). A key change in place:
+/// `rekey-marked` (its marker is written, the transaction not begun) and `rekey-committed`
+/// (committed and checked, the marker not yet removed).
 enum FaultPause {
     static func at(_ step: String) {
         #if DEBUG

@@ -56,7 +56,7 @@ extension DatabaseManagerError {
         }
     }
 
-    /// Why ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+    /// Why ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``
     /// refuses the file at `path` before it asks for a key, or `nil` for a plaintext SQLite
     /// database: an empty or non-plaintext file is ``notPlaintextDatabase(path:)``, anything
     /// else what an unlock would say (``init(problemBeforeUnlockAt:)``).

@@ -4,6 +4,10 @@ extension DatabaseManagerError {
     /// Maps a failed file-system call (its ``Errno``) to the error a user can act on.
     init(_ failure: FileSystem.Failure) {
         let path = failure.path
+        if let refusal = failure.refusal {
+            self = .untrustedFile(path: path, reason: refusal)
+            return
+        }
         switch failure.errno {
         case .fileExists: self = .fileAlreadyExists(path: path)
         case .permissionDenied, .notPermitted, .readOnlyFileSystem: self = .permissionDenied(path: path, underlying: nil)

@@ -16,14 +16,16 @@ extension DatabaseManagerError {
     }
 
     /// A statement's failure that is about the file, not the SQL, said like the same error at
-    /// open: `SQLITE_CORRUPT` and `SQLITE_NOTADB` (a page that no longer decrypts) →
-    /// ``DatabaseManagerError/corrupt(path:underlying:)``, `SQLITE_BUSY` and `SQLITE_LOCKED` →
+    /// open: `SQLITE_CORRUPT` → ``DatabaseManagerError/corrupt(path:underlying:)``,
+    /// `SQLITE_NOTADB` (page 1 no longer decrypts with this connection's key: another program
+    /// re-keyed the file in place) → ``DatabaseManagerError/keyChanged(path:)``, `SQLITE_BUSY` and `SQLITE_LOCKED` →
     /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error.
     /// Any other error is returned as it is.
     static func translatingQueryError(_ error: any Error, path: String) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         switch error.code {
-        case .corrupt, .notADatabase: return DatabaseManagerError.corrupt(path: path, underlying: error)
+        case .corrupt: return DatabaseManagerError.corrupt(path: path, underlying: error)
+        case .notADatabase: return DatabaseManagerError.keyChanged(path: path)
         case .busy, .locked: return DatabaseManagerError.busy(path: path, underlying: error)
         default: return error
         }

@@ -6,7 +6,7 @@ extension DatabaseManagerError {
     var isReportable: Bool {
         switch self {
         case .invalidPassword, .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidKeyLength, .alreadyOpen, .notOpen,
-            .notConfigured, .noCachedKey, .transactionInProgress:
+            .notConfigured, .noCachedKey, .transactionInProgress, .keyChangeInterrupted, .reentrantCall:
             return false
         default:
             return true

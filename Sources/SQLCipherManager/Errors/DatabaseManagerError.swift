@@ -42,7 +42,11 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case notPlaintextDatabase(path: String)
     /// The key did not decrypt the file: wrong password, or other cipher settings (kdf_iter,
     /// page size, HMAC, SQLCipher major version) than the ones it was written with.
-    case incorrectPasswordOrSettings(path: String)
+    ///
+    /// For a key-slot database `keySlotFile` names its slot file (`<db>.scm-keys`): no slot
+    /// accepted the password (or recovery key), and cipher settings cannot be the reason (the
+    /// slots hold the key). Either way the case means "wrong password" to a login prompt.
+    case incorrectPasswordOrSettings(path: String, keySlotFile: String? = nil)
     /// The raw 32-byte key given to ``DatabaseManager/open(rawKey:)`` (or cached from one) did
     /// not decrypt the file: another key, or other cipher settings. A raw key is never typed by
     /// a person, so the remedy is not "try again" but to check where the key came from.
@@ -83,20 +87,31 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// Another process or manager is rekeying, encrypting or decrypting this file right now
     /// (it holds `<file>.scm-lock`). Nothing was changed.
     case operationInProgress(path: String)
-    /// Another program or manager re-encrypted the file (rekey, encrypt, settings change) and
-    /// replaced it while this connection was open on the old copy. The connection was closed
-    /// and nothing was written to the old copy: open the database again with its current
-    /// password (and settings).
-    case databaseReplaced(path: String)
-    /// A re-encryption (rekey, encrypt in place, settings change) of a WAL database was refused
-    /// because another program still has the database open (`processID`, when known): replacing
-    /// the file under it would strand that program's next commits in the old file. Nothing was
-    /// changed. Close the database in that program, then run again.
-    case openElsewhere(path: String, processID: Int?)
+    /// The database's key was changed in place (a rekey by another program, or by a connection
+    /// this manager does not know) while this connection was open with the old key: its next
+    /// statement found that the first page no longer decrypts. The connection was closed and
+    /// nothing was written with the old key. Open the database again with its new password.
+    case keyChanged(path: String)
+    /// A password (key) change in place was interrupted (its program stopped mid-change), and
+    /// the key given does not open the file. Its transaction makes the file open with exactly
+    /// one of the key before and the key after; `opensWith` says which, when the key given was
+    /// recognised as one of the two (`nil`: neither). Nothing was changed.
+    case keyChangeInterrupted(path: String, opensWith: KeyChangeSide?)
+    /// A change that needs a new file (cipher settings, encrypting a plaintext file in place,
+    /// adopting one on open) was refused because another program has the database open
+    /// (`processID` and `processName` when known: on Linux from `/proc`, in WAL mode also from
+    /// SQLite's lock on the `-shm`): the new file is installed by `rename` only while nobody else
+    /// has the old one, whose connections would go on with it. Nothing was changed. Close the
+    /// database in that program, then run again.
+    case openElsewhere(path: String, processID: Int?, processName: String?)
     /// A `-journal` or `-wal` beside the database does not belong to it: replaying it (on a
     /// private copy) gives a file that does not open or check with the key, while the database
     /// alone does. SQLite would have written it into the database; nothing was changed.
     case foreignSidecar(path: String, sidecar: String)
+    /// A file the library would create, replace or read beside a database is not one it made
+    /// (a symbolic link, another user's file, something other than a file, or larger than any it
+    /// writes); it was left alone and nothing was written through it.
+    case untrustedFile(path: String, reason: String)
     /// A statement failed.
     case sqlite(SQLiteError)
     /// The database's key could not be read from its ``KeyStore``: the store is locked or
@@ -110,6 +125,12 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case keyNotStored(identifier: String, reason: String)
     /// The operating system's secure random source failed (`getentropy`).
     case randomSourceFailed(reason: String)
+    /// A manager call was made from inside one of the same manager's `read`, `write`,
+    /// `transaction` or `withDatabase` closures, where it would wait for that closure to end
+    /// (a deadlock) or pull the connection from under it: `call` names the call, `inside` the
+    /// closure. Nothing was done. Inside a closure, use the ``Database`` it was given; make the
+    /// call after the closure returns.
+    case reentrantCall(_ call: String, inside: String)
 
     /// The ``description``, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { description }
@@ -154,7 +175,11 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .notPlaintextDatabase(let path):
             return "\(path) is not a plaintext SQLite database (it is encrypted or not a database). "
                 + "Open it with its password instead."
-        case .incorrectPasswordOrSettings(let path):
+        case .incorrectPasswordOrSettings(let path, let keySlotFile?):
+            return "Incorrect password for \(path): it matches none of the key slots in \(keySlotFile) "
+                + "(the slots hold the key, so cipher settings are not the cause). Try again with the right password; "
+                + "if it is lost, open with a recovery key (open(recoveryKey:)) or another slot's password."
+        case .incorrectPasswordOrSettings(let path, nil):
             return "Incorrect password for \(path), or the file was written with other cipher settings "
                 + "(kdf_iter, page size, HMAC, SQLCipher major version). Try again with the right password and settings."
         case .incorrectKeyOrSettings(let path):
@@ -185,6 +210,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .insufficientDiskSpace(let path, let needed, let available):
             return "Not enough free space in \(path): \(needed) bytes needed (about twice the database), "
                 + "\(available) available. Nothing was changed. Free some space and try again."
+        case .reentrantCall(let call, let inside):
+            return "\(call) was called from inside a \(inside) closure of the same DatabaseManager, where it would wait for "
+                + "that closure to end or change the connection under it. Nothing was done. Inside the closure use the "
+                + "Database it was given; call \(call) after the closure returns."
         case .transactionInProgress:
             return "A transaction is open. Commit or roll it back, then change the key or export the database."
         case .verificationFailed(let path, let reason):
@@ -196,17 +225,24 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .operationInProgress(let path):
             return "Another process or manager is changing the key or encryption of \(path) right now. "
                 + "Wait for it to finish, then try again."
-        case .databaseReplaced(let path):
-            return "\(path) was re-encrypted and replaced by another program or manager while this connection had it "
-                + "open; nothing was written to the old copy. Open it again with its current password and settings."
-        case .openElsewhere(let path, let processID):
-            return "\(path) is open in another program" + (processID.map { " (process \($0))" } ?? "")
-                + ", and replacing a WAL database under an open connection would lose that program's next writes. "
-                + "Nothing was changed. Close the database in that program (or stop it), then run this again."
+        case .keyChanged(let path):
+            return "The password of \(path) was changed by another program (or connection) while this one had it open; "
+                + "nothing was written with the old key. Open the database again with its new password. (If no program "
+                + "changed it, its first page is damaged: verify it, or restore it from a backup.)"
+        case .keyChangeInterrupted(let path, let opensWith):
+            return Self.interruptedKeyChange(path: path, opensWith: opensWith)
+        case .openElsewhere(let path, let processID, let processName):
+            let process = processID.map { pid in " (process \(pid)" + (processName.map { ", \($0)" } ?? "") + ")" } ?? ""
+            return "\(path) is open in another program\(process). Changing its cipher settings or encrypting it writes a "
+                + "new file, which replaces the old one only while no other program has it open. Nothing was changed. "
+                + "Close the database in that program (or stop it), then run this again."
         case .foreignSidecar(let path, let sidecar):
             return "\(sidecar) does not belong to \(path): replayed on a copy it gives a database that does not open or "
                 + "check with this key, while \(path) alone does. Nothing was changed. Move \(sidecar) away and open "
                 + "again; if it was the database's own (after a crash), restore the database from a backup."
+        case .untrustedFile(let path, let reason):
+            return "\(path) was refused and left as it is: \(reason). Nothing was written through it. If you did not "
+                + "put it there, someone with access to the folder may have; move it away, then run this again."
         case .sqlite(let error):
             return error.description
         case .keyUnavailable(let identifier, let reason):
@@ -223,7 +259,31 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         }
     }
 
+    private static func interruptedKeyChange(path: String, opensWith: KeyChangeSide?) -> String {
+        let start = "A password change of \(path) was interrupted, and the password given does not open it. "
+        switch opensWith {
+        case .previousKey?:
+            return start + "It is the new password of that change, which was rolled back: the database opens with the "
+                + "password it had before. Open it with that one (then change it again)."
+        case .newKey?:
+            return start + "It is the password from before that change, which was committed: the database opens with "
+                + "the new password. Open it with that one."
+        case nil:
+            return start + "The database opens with exactly one of the password it had before and the new one; the one "
+                + "given is neither. Open it with one of those two."
+        }
+    }
+
     private static func suffix(_ error: SQLiteError?) -> String {
         error.map { " (\($0))" } ?? ""
     }
+}
+
+/// Which key of an interrupted key change opens the file (see
+/// ``DatabaseManagerError/keyChangeInterrupted(path:opensWith:)``).
+public enum KeyChangeSide: Sendable, Hashable {
+    /// The key the file had before the change: the change was rolled back.
+    case previousKey
+    /// The key the change set: the change was committed.
+    case newKey
 }

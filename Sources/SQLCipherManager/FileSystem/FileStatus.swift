@@ -18,6 +18,8 @@ struct FileStatus: Sendable, Equatable {
     let group: UInt32
     let isRegularFile: Bool
     let isFolder: Bool
+    /// The path itself is a symbolic link (only `lstat` sees this).
+    let isSymbolicLink: Bool
     /// The last write (`st_mtim`).
     let modified: Time
     /// The last change of content or metadata (`st_ctim`).

@@ -48,21 +48,65 @@ extension FileSystem {
         return "\(info.device):\(info.inode):\(info.size):\(info.modified):\(info.changed):\(hex)"
     }
 
+    /// `true` when `fingerprint` (``fingerprint(of:)``) was taken of the file now at `path`: the
+    /// same device and inode (whatever was written to it or renamed since: a rename or link
+    /// changes its status-change time, a write its size and times), or the same size and the
+    /// same digest of its first and last 4 KiB (a database's first page holds its random salt).
+    static func fingerprint(_ fingerprint: String, isOf path: String) -> Bool {
+        guard let identity = identity(of: path) else { return false }
+        if fingerprint.hasPrefix("\(identity.device):\(identity.inode):") { return true }
+        guard let current = try? self.fingerprint(of: path) else { return false }
+        return contentMarks(fingerprint) == contentMarks(current)
+    }
+
+    /// `true` when the files at `a` and `b` have the same size and the same digest of their
+    /// first and last 4 KiB (``fingerprint(of:)``): the same content, as far as that tells.
+    static func sameContent(_ a: String, _ b: String) -> Bool {
+        guard let first = try? fingerprint(of: a), let second = try? fingerprint(of: b) else { return false }
+        return contentMarks(first) == contentMarks(second)
+    }
+
+    /// A fingerprint's size and digest (its third and last fields).
+    private static func contentMarks(_ fingerprint: String) -> [Substring] {
+        let fields = fingerprint.split(separator: ":")
+        guard fields.count >= 6, let digest = fields.last else { return [] }
+        return [fields[2], digest]
+    }
+
     /// A descriptor kept open on a file to ask who else locks it (`fcntl(F_GETLK)`).
     ///
     /// POSIX drops every lock this process holds on a file when any descriptor of it is
-    /// closed, so a probe must be opened only once no connection of this process holds locks
-    /// on that file it still needs, and closed only after they are all gone.
+    /// closed, so a probe is never closed: ``keptOpen(path:)`` opens one per path for the
+    /// process's lifetime.
     final class LockProbe {
         private let descriptor: Int32
 
         /// Opens `path` read-only, or `nil` when there is no such file.
-        init?(path: String) {
+        private init?(path: String) {
             guard let descriptor = try? POSIX.open(path, .readOnly) else { return nil }
             self.descriptor = descriptor
         }
 
         deinit { POSIX.close(descriptor) }
+
+        /// A probe of `path` that is never closed (one per path, for the process's lifetime), for
+        /// use while connections of this process may hold locks on the file.
+        static func keptOpen(path: String) -> LockProbe? {
+            kept.lock.withLock {
+                if let probe = kept.probes[path] { return probe }
+                let probe = LockProbe(path: path)
+                kept.probes[path] = probe
+                return probe
+            }
+        }
+
+        private final class Kept: @unchecked Sendable {
+            // @unchecked: `probes` is read and written only under `lock`.
+            let lock = NSLock()
+            var probes: [String: LockProbe] = [:]
+        }
+
+        private static let kept = Kept()
 
         /// The process id of another process that holds a POSIX lock conflicting with an
         /// exclusive lock on `count` bytes at `offset`, or `nil`. Locks of this process are

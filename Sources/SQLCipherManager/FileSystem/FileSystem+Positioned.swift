@@ -1,6 +1,6 @@
 import Foundation
 
-// MARK: - Reading and writing at an offset
+// MARK: - Reading at an offset
 
 extension FileSystem {
     /// Up to `count` bytes of the file at `offset` (`open`, `pread`); fewer at its end.
@@ -17,16 +17,5 @@ extension FileSystem {
         }
         if let failure { throw Failure(operation: "read", path: path, errno: failure) }
         return Array(buffer.prefix(read))
-    }
-
-    /// Writes `bytes` over the existing file at `offset` (`open`, `pwrite`).
-    static func overwrite(_ path: String, with bytes: [UInt8], at offset: Int64) throws(Failure) {
-        let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, [.writeOnly]) }
-        defer { POSIX.close(fd) }
-        var failure: Errno?
-        bytes.withUnsafeBytes { raw in
-            do throws(Errno) { try POSIX.writeAll(fd, raw, at: offset) } catch { failure = error }
-        }
-        if let failure { throw Failure(operation: "write", path: path, errno: failure) }
     }
 }

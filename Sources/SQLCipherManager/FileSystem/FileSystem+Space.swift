@@ -13,11 +13,11 @@ extension FileSystem {
         status(of: path).map { "\($0.device):\($0.inode):\($0.size):\($0.modified)" }
     }
 
-    /// `true` when `stamp` (``stamp(of:)``) was taken of the file now at `path`: the same
-    /// device and inode, whatever its size and modification time since.
-    static func stamp(_ stamp: String, isOf path: String) -> Bool {
-        guard let identity = identity(of: path) else { return false }
-        return stamp.hasPrefix("\(identity.device):\(identity.inode):")
+    /// `true` when the file at `path` has the size and modification time `stamp`
+    /// (``stamp(of:)``) recorded: nobody wrote to it since, whichever name it has now.
+    static func stamp(_ stamp: String, describesWritesOf path: String) -> Bool {
+        guard let current = self.stamp(of: path) else { return false }
+        return stamp.split(separator: ":").dropFirst(2) == current.split(separator: ":").dropFirst(2)
     }
 
     /// The bytes an unprivileged process may still write in the folder (`statvfs`:
@@ -31,10 +31,18 @@ extension FileSystem {
         ([""] + sidecarSuffixes).reduce(0) { $0 + (size(of: path + $1) ?? 0) }
     }
 
-    /// Removes a database file and the files SQLite keeps beside it; missing files are fine.
-    static func removeDatabaseFiles(_ path: String) throws(Failure) {
+    /// Removes a temporary database of ours (an export's copy, a create's staging file) and
+    /// the files SQLite keeps beside it; missing files are fine. A symbolic link, something
+    /// other than a file or another user's file at one of the names was not left by us: it is
+    /// refused (``Failure/refusal``) and left alone — with `leavingForeign` (a rollback) left
+    /// without an error, the rest still removed.
+    static func removeDatabaseFiles(_ path: String, leavingForeign: Bool = false) throws(Failure) {
+        var failure: Failure?
         for suffix in [""] + sidecarSuffixes {
-            try remove(path + suffix)
+            do throws(Failure) { try removeLeftover(path + suffix, leavingForeign: leavingForeign) } catch {
+                failure = failure ?? error
+            }
         }
+        if let failure { throw failure }
     }
 }

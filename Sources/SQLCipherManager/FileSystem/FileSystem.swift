@@ -11,7 +11,10 @@ enum FileSystem {
         let operation: String
         let path: String
         let errno: Errno
-        var description: String { "\(operation)(\(path)): \(errno)" }
+        /// Why a file found at `path` was refused and left alone (a symbolic link, a file of
+        /// another user, a file too large to be ours); `nil` for a failed call.
+        var refusal: String? = nil
+        var description: String { "\(operation)(\(path)): " + (refusal ?? self.errno.description) }
     }
 
     /// Runs one POSIX call, naming its failure with `operation` and `path`.
@@ -36,36 +39,15 @@ enum FileSystem {
         try attempt("rename", destination) { () throws(Errno) in try POSIX.rename(source, destination) }
     }
 
-    /// Cuts the file at `path` to `size` bytes (`truncate`).
-    static func truncate(_ path: String, to size: Int64) throws(Failure) {
-        try attempt("truncate", path) { () throws(Errno) in try POSIX.truncate(path, to: size) }
-    }
-
     /// Removes a file; a missing file is not an error.
     static func remove(_ path: String) throws(Failure) {
         try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }
     }
 
-    /// Creates an empty file that must not exist yet (`open(O_CREAT | O_EXCL)`), readable and
-    /// writable by its owner only.
+    /// Creates an empty file that must not exist yet (``createNew(_:)``), readable and writable
+    /// by its owner only.
     static func createEmptyFile(_ path: String) throws(Failure) {
-        let fd = try attempt("create", path) { () throws(Errno) in
-            try POSIX.open(path, [.writeOnly, .create, .exclusive], mode: 0o600)
-        }
-        POSIX.close(fd)
-    }
-
-    /// Writes `data` to `path`, creating or truncating it (`open`, `write`), owner-only for a new file.
-    static func write(_ data: Data, to path: String) throws(Failure) {
-        let fd = try attempt("create", path) { () throws(Errno) in
-            try POSIX.open(path, [.writeOnly, .create, .truncate], mode: 0o600)
-        }
-        defer { POSIX.close(fd) }
-        var failure: Errno?
-        data.withUnsafeBytes { bytes in
-            do throws(Errno) { try POSIX.writeAll(fd, bytes) } catch { failure = error }
-        }
-        if let failure { throw Failure(operation: "write", path: path, errno: failure) }
+        POSIX.close(try createNew(path))
     }
 
     /// `true` when the process may write in the folder (`access(W_OK)`).

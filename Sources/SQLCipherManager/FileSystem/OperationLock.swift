@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - OperationLock
 
 /// An exclusive `flock` on `<target>.scm-lock`, held while a rekey, encrypt or decrypt runs on
@@ -24,8 +26,18 @@ final class OperationLock {
     static func acquire(for target: String) throws(FileSystem.Failure) -> OperationLock? {
         let path = target + suffix
         while true {
-            let descriptor = try FileSystem.attempt("open", path) { () throws(Errno) in
-                try POSIX.open(path, [.readWrite, .create], mode: 0o600)
+            let descriptor: Int32
+            do throws(Errno) {
+                descriptor = try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
+            } catch {
+                if error == .tooManySymbolicLinks { try FileSystem.refuseUntrusted(path) }
+                throw FileSystem.Failure(operation: "open", path: path, errno: error)
+            }
+            // A file another user planted there is not a lock of ours: refused, left alone.
+            if let opened = try? POSIX.status(descriptor), !opened.isRegularFile || opened.owner != POSIX.effectiveUserID {
+                POSIX.close(descriptor)
+                try FileSystem.refuseUntrusted(path)
+                continue  // it changed since: look again
             }
             let locked: Bool
             do throws(Errno) {
@@ -50,7 +62,7 @@ final class OperationLock {
     /// `true` when some process or manager holds the lock now. Tests it without creating,
     /// changing or removing the lock file (a lock taken for the test is let go at once).
     static func isHeld(for target: String) -> Bool {
-        guard let descriptor = try? POSIX.open(target + suffix, .readOnly) else { return false }
+        guard let descriptor = try? POSIX.open(target + suffix, [.readOnly, .noFollow]) else { return false }
         defer { POSIX.close(descriptor) }
         guard let locked = try? POSIX.lockExclusively(descriptor, wait: false) else { return false }
         if locked { POSIX.unlock(descriptor) }

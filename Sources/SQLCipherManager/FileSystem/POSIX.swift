@@ -22,6 +22,10 @@ enum POSIX {
         static let truncate = OpenOptions(rawValue: O_TRUNC)
         static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        #if canImport(Darwin)
+            /// `O_EVTONLY`: for a dispatch source's events only.
+            static let eventsOnly = OpenOptions(rawValue: O_EVTONLY)
+        #endif
     }
 
     /// `open(path, options | O_CLOEXEC, mode)`.
@@ -71,17 +75,6 @@ enum POSIX {
             if written < 0, Errno.current == .interrupted { continue }
             guard written > 0 else { throw written < 0 ? Errno.current : .ioError }
             offset += written
-        }
-    }
-
-    /// Writes every byte at `offset` (`pwrite`, repeated after a short write or `EINTR`).
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
-        var done = 0
-        while done < bytes.count {
-            let written = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            if written < 0, Errno.current == .interrupted { continue }
-            guard written > 0 else { throw written < 0 ? Errno.current : .ioError }
-            done += written
         }
     }
 
@@ -139,17 +132,15 @@ extension POSIX {
         return FileStatus(info)
     }
 
+    /// This process's id (`getpid`).
+    static var processID: Int32 { getpid() }
+
     /// `access`: may this process read (`R_OK`) or write (`W_OK`) the path?
     static func isAccessible(_ path: String, writing: Bool) -> Bool { access(path, writing ? W_OK : R_OK) == 0 }
 
     /// `link`, which fails with `EEXIST` rather than replace a file.
     static func link(_ source: String, _ destination: String) throws(Errno) {
         guard systemLink(source, destination) == 0 else { throw Errno.current }
-    }
-
-    /// `truncate`: cuts (or extends) the file at `path` to `size` bytes, with no descriptor opened.
-    static func truncate(_ path: String, to size: Int64) throws(Errno) {
-        guard systemTruncate(path, off_t(size)) == 0 else { throw Errno.current }
     }
 
     /// `rename`, atomic within one folder.
@@ -236,6 +227,51 @@ extension POSIX {
         #endif
     }
 
+    // MARK: - Waiting for file changes (FileWatch.swift)
+
+    /// A pipe whose ends are close-on-exec and non-blocking: how one thread wakes another
+    /// that waits in ``waitReadable(_:timeout:)``.
+    static func makePipe() throws(Errno) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw Errno.current }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Writes one byte, if there is room (a wake-up; a full pipe already wakes).
+    static func writeByte(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = systemWrite(fd, &byte, 1)
+    }
+
+    /// `poll` for input on `fds`, at most `timeout` seconds: which of them are readable (none
+    /// after the timeout or an `EINTR`).
+    static func waitReadable(_ fds: [Int32], timeout: Double) -> [Bool] {
+        var entries = fds.map { descriptor in pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0) }
+        let count = poll(&entries, nfds_t(entries.count), Int32(timeout * 1000))
+        guard count > 0 else { return fds.map { _ in false } }
+        return entries.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+    }
+
+    #if os(Linux)
+        /// `inotify_init1`, non-blocking and close-on-exec.
+        static func inotifyInit() throws(Errno) -> Int32 {
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { throw Errno.current }
+            return fd
+        }
+
+        /// `inotify_add_watch` on a folder for what a commit does to a file in it: written,
+        /// created, renamed in, closed after writing, removed.
+        static func inotifyWatchFolder(_ fd: Int32, _ path: String) throws(Errno) {
+            let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+            guard inotify_add_watch(fd, path, mask) >= 0 else { throw Errno.current }
+        }
+    #endif
+
     /// `strerror`: the C library's message for an `errno` value.
     static func message(for code: Int32) -> String { String(cString: strerror(code)) }
 
@@ -251,7 +287,6 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
 private func systemLink(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
 private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
 private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
-private func systemTruncate(_ path: String, _ size: off_t) -> Int32 { truncate(path, size) }
 
 // MARK: - The C values
 
@@ -284,6 +319,7 @@ extension FileStatus {
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid), group: UInt32(info.st_gid),
             isRegularFile: info.st_mode & S_IFMT == S_IFREG, isFolder: info.st_mode & S_IFMT == S_IFDIR,
+            isSymbolicLink: info.st_mode & S_IFMT == S_IFLNK,
             modified: Time(seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)),
             changed: Time(seconds: Int64(changed.tv_sec), nanoseconds: Int64(changed.tv_nsec)))
     }

@@ -26,16 +26,25 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     public let pendingOperation: PendingOperation?
     /// For a plaintext SQLite file: the page size from its header (offset 16).
     public let plaintextPageSize: Int?
-    /// For a plaintext SQLite file: the page count from its header (offset 28).
+    /// For a plaintext SQLite file: the number of pages SQLite uses — the header's count
+    /// (offset 28) when SQLite trusts it (non-zero, and the change counter at offset 24 equals
+    /// the version-valid-for number at offset 92), otherwise the file size over the page size,
+    /// as SQLite computes it then.
     public let plaintextPageCount: Int?
+    /// For a plaintext SQLite file: the page count its header holds (offset 28), which SQLite
+    /// ignores when ``plaintextHeaderPageCountIsStale``.
+    public let plaintextHeaderPageCount: Int?
+    /// For a plaintext SQLite file: `true` when SQLite ignores the header's page count (zero, or
+    /// written by a program that did not update offset 92) and uses the file size instead.
+    public let plaintextHeaderPageCountIsStale: Bool?
     /// For a plaintext SQLite file: `user_version` from its header (offset 60).
     public let plaintextUserVersion: Int?
 
-    /// Why ``DatabaseManager/open(password:)`` would refuse the file before trying a key, or
+    /// Why ``DatabaseManager/open(password:)-(String)`` would refuse the file before trying a key, or
     /// `nil` when only a key can tell (the same diagnosis the open runs).
     public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManagerError(problemBeforeUnlockAt: path) }
 
-    /// Why ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``
+    /// Why ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``
     /// would refuse the file before reading a page, or `nil` for a plaintext SQLite database (the
     /// same check the encryption runs): ``DatabaseManagerError/notPlaintextDatabase(path:)`` for
     /// an empty or non-plaintext file, otherwise ``problemBeforeUnlock``.
@@ -49,7 +58,17 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         kind = file.kind()
         let header = kind == .plaintextSQLite ? file.header(count: 100).flatMap { $0.count == 100 ? $0 : nil } : nil
         plaintextPageSize = header.map(DatabaseFile.pageSize(inHeader:))
-        plaintextPageCount = header.map { DatabaseFile.headerField($0, at: 28, count: 4) }
+        let headerCount = header.map { DatabaseFile.headerField($0, at: 28, count: 4) }
+        // SQLite's rule (btree.c, lockBtree): the header's count is valid only when non-zero
+        // and the change counter (24) equals the version-valid-for number (92).
+        let stale = header.map { $0[24..<28] != $0[92..<96] || DatabaseFile.headerField($0, at: 28, count: 4) == 0 }
+        plaintextHeaderPageCount = headerCount
+        plaintextHeaderPageCountIsStale = stale
+        if stale == true, let size, let pageSize = plaintextPageSize, pageSize > 0 {
+            plaintextPageCount = Int(size / Int64(pageSize))
+        } else {
+            plaintextPageCount = headerCount
+        }
         plaintextUserVersion = header.map { DatabaseFile.headerField($0, at: 60, count: 4) }
     }
 }

@@ -37,7 +37,7 @@ extension DatabaseManager {
                 plaintext.cipher = CipherOptions()
                 let operation = Self.exportOperation(
                     .decrypt, target: target, install: .create, key: nil, configuration: plaintext)
-                try operation.run(source: db.connection, lockConnection: nil, releaseSource: {}, progress: progress)
+                try operation.create(from: db.connection, progress: progress)
             } catch {
                 throw DatabaseManagerError(diagnosing: error, path: target)
             }

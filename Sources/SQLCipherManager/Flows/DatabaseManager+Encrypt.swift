@@ -18,15 +18,14 @@ extension DatabaseManager {
             let operation = exportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
                 key: keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
-            let writable = destination == nil || FileSystem.isWritable(source)
-            let connection = try connect(path: source, mode: writable ? .readWrite : .readOnly, key: nil, configuration: configuration)
-            defer { connection.close() }
-            // In place, plain SQLite connections of other programs may be writing the file:
-            // a connection of its own holds its write lock until the encrypted copy replaced it.
-            let lockConnection = { try connect(path: source, mode: .readWrite, key: nil, configuration: configuration) }
-            try operation.run(
-                source: connection, lockConnection: destination == nil ? lockConnection : nil,
-                releaseSource: { connection.close() }, progress: progress)
+            let open = { (mode: Connection.Mode) in try connect(path: source, mode: mode, key: nil, configuration: configuration) }
+            guard destination == nil else {
+                let connection = try open(FileSystem.isWritable(source) ? .readWrite : .readOnly)
+                defer { connection.close() }
+                return try operation.create(from: connection, progress: progress)
+            }
+            // In place: only while no other program has the file open (see ExportOperation).
+            try operation.replace(releaseSource: {}, openSource: { try open(.readWrite) }, progress: progress)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: destination ?? source)
         }

@@ -8,12 +8,13 @@ extension DatabaseManager {
     /// database still does; a copy of the old slot file no longer opens the new database.
     ///
     /// Journaled with the database: `<db>.scm-keys.next` (the slots sealing the new key) is
-    /// written durably first, then the crash-safe export rekey (``rekey(rawKey:options:progress:)``'s
-    /// engine) runs, then `.next` replaces `<db>.scm-keys`. After a kill at any moment the next
-    /// unlock tries both files' keys on the database and keeps the side that opens it.
+    /// written durably first, then the database is re-keyed in place (one write transaction,
+    /// as ``rekey(rawKey:options:progress:)``; the file keeps its salt), then `.next` replaces
+    /// `<db>.scm-keys`. After a kill at any moment the next unlock tries both files' keys on
+    /// the database and keeps the side that opens it.
     ///
     /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``, and
-    ///   the errors of ``rekey(password:options:progress:)`` (the database then keeps its old key).
+    ///   the errors of ``rekey(password:options:progress:)-(String,_,_)`` (the database then keeps its old key).
     public func rotateDataKey(progress: ((Double) -> Void)? = nil) throws {
         try lockedKeySlots {
             let (store, lock, file, _) = try openSlotFile()
@@ -22,26 +23,32 @@ extension DatabaseManager {
             let next = try file.resealed(to: newKey)
             let sqlcipherKey = next.sqlcipherKey(newKey)
             try store.writeNext(next)
-            try rekeyThenSettle(store, to: sqlcipherKey, progress: progress) { try store.installNext() }
+            try rekeyThenSettle(store, to: sqlcipherKey, progress: progress) {
+                try store.installNext()
+                recordSlotRevision(next, key: sqlcipherKey, store: store)
+            }
         }
     }
 
     /// Converts the open password database to key slots: a random data key, a slot for
     /// `password` (which must be the database's password), then the crash-safe export rekey to
-    /// the data key. `<db>.scm-keys.next` is written first; after a kill the password opens the
+    /// the data key (a new file: a key-slot database has a salt of its own). `<db>.scm-keys.next` is written first; after a kill the password opens the
     /// database either way (as a password or through its slot).
     ///
     /// - Throws: ``KeySlotError/keySlotDatabase(path:)`` when it uses key slots already,
-    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when `password` is not its
-    ///   password, and the errors of ``rekey(password:options:progress:)``.
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when `password` is not its
+    ///   password, and the errors of ``rekey(password:options:progress:)-(String,_,_)``.
     public func convertToKeySlots(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
+        try convertToKeySlotsFlow(password: SecretBytes(password: password), label: label, progress: progress)
+    }
+
+    func convertToKeySlotsFlow(password passwordKey: SecretBytes, label: String, progress: ((Double) -> Void)?) throws {
         try lockedKeySlots {
             let db = try requireDatabase()
             let store = KeySlotStore(databasePath: db.connection.path)
             guard !store.hasCurrent, !store.hasNext, !store.databaseHasKeySlotSalt else {
                 throw KeySlotError.keySlotDatabase(path: db.connection.path)
             }
-            let passwordKey = SecretBytes(password: password)
             guard cachedKey?.isEqual(to: passwordKey) == true || opensDatabase(store.database, with: passwordKey) else {
                 throw DatabaseManagerError.incorrectPasswordOrSettings(path: db.connection.path)
             }
@@ -54,6 +61,7 @@ extension DatabaseManager {
             file.authenticate(dataKey: dataKey)
             try store.writeNext(file)
             try rekeyThenSettle(store, to: file.sqlcipherKey(dataKey), progress: progress) { try store.installNext() }
+            passwordDigest = Self.passwordDigest(of: passwordKey)
         }
     }
 
@@ -63,7 +71,7 @@ extension DatabaseManager {
     /// new password open the database, never both.
     ///
     /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``,
-    ///   and the errors of ``rekey(password:options:progress:)``.
+    ///   and the errors of ``rekey(password:options:progress:)-(String,_,_)``.
     public func convertToPassword(_ password: String, progress: ((Double) -> Void)? = nil) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
@@ -76,11 +84,13 @@ extension DatabaseManager {
             try rekeyThenSettle(store, to: SecretBytes(password: password), progress: progress) {
                 try store.removeCurrent()
                 try store.removeNext()
+                if let open = database { try? KeySlotRevision.remove(in: open.connection) }
             }
+            passwordDigest = nil
         }
     }
 
-    /// Runs the export rekey to `key`, then `finish` (the database has the new key) — also when
+    /// Runs the rekey to `key` (in place when the salt stays, else the export), then `finish` (the database has the new key) — also when
     /// the rekey failed after the new file was in place — or removes `.next` (it has the old key).
     private func rekeyThenSettle(
         _ store: KeySlotStore, to key: SecretBytes, progress: ((Double) -> Void)?, finish: () throws -> Void
@@ -99,27 +109,33 @@ extension DatabaseManager {
     /// (`PRAGMA key = "x'<64 hex>'"`). Whoever holds it can read the database until
     /// ``rotateDataKey(progress:)``; keep it as safe as the database.
     ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   and the slot-file errors of ``open(password:)``.
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   and the slot-file errors of ``open(password:)-(String)``.
     public func exportDataKey(password: String) throws -> Data {
+        try exportDataKeyFlow(UnlockSecret.typed(password))
+    }
+
+    /// The data key after one of `secrets` (a typed password's readings) opened a slot.
+    func exportDataKeyFlow(_ secrets: [UnlockSecret]) throws -> Data {
         try lockedKeySlots {
             let path = try database?.connection.path ?? requirePath()
             let store = KeySlotStore(databasePath: path)
-            if store.hasNext, database == nil { _ = try keySlotKey(UnlockSecret.typed(password), path: path, fallsBack: false) }
+            if store.hasNext, database == nil { _ = try keySlotKey(secrets, path: path, fallsBack: false) }
             guard let file = try store.readCurrent() else {
                 if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
                 throw KeySlotError.notKeySlotDatabase(path: path)
             }
             try store.checkBinding(file, at: store.path)
-            guard let unlocked = try file.unlock(with: UnlockSecret.typed(password), options: configuration.keySlots, path: store.path)
-            else { throw DatabaseManagerError.incorrectPasswordOrSettings(path: path) }
+            guard let unlocked = try file.unlock(with: secrets, options: configuration.keySlots, path: store.path)
+            else { throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: store.path) }
+            try checkSlotRevision(file, key: file.sqlcipherKey(unlocked.dataKey), store: store, at: store.path)
             return unlocked.dataKey.withBytes { Data($0) }
         }
     }
 }
 
 extension DatabaseManager {
-    /// ``rekey(password:options:progress:)`` and ``rekey(rawKey:options:progress:)`` would leave a
+    /// ``rekey(password:options:progress:)-(String,_,_)`` and ``rekey(rawKey:options:progress:)`` would leave a
     /// key-slot database's slots sealing a key that no longer opens it: refused.
     func refuseKeySlotRekey() throws {
         guard let db = database else { return }

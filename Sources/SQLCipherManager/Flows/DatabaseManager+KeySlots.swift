@@ -10,12 +10,16 @@ extension DatabaseManager {
     /// sealed by the password (Argon2id, calibrated by ``DatabaseConfiguration/keySlots``). The
     /// slot file is written first as `<db>.scm-keys.next` and becomes `<db>.scm-keys` once the
     /// database exists, so a crash leaves either no database or a complete pair. Afterwards
-    /// ``open(password:)`` works as for any database.
+    /// ``open(password:)-(String)`` works as for any database.
     ///
     /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when the database or its slot
     ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``KeySlotError/weakKeyDerivation(_:minimum:)``,
-    ///   and the errors of ``create(password:)``.
+    ///   and the errors of ``create(password:)-(String)``.
     public func createWithKeySlots(password: String, label: String = "password") throws {
+        try createWithKeySlotsFlow(password: SecretBytes(password: password), label: label)
+    }
+
+    func createWithKeySlotsFlow(password: SecretBytes, label: String) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
             guard database == nil else { throw DatabaseManagerError.alreadyOpen }
@@ -29,11 +33,11 @@ extension DatabaseManager {
             let argon2 = try configuration.keySlots.parametersForNewSlot()
             let dataKey = Sodium.random(Sodium.keyLength)
             var file = KeySlotFile(databaseID: Sodium.randomData(16))
-            _ = try file.addSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2, dataKey: dataKey)
+            _ = try file.addSlot(.password(password), label: label, argon2: argon2, dataKey: dataKey)
             file.authenticate(dataKey: dataKey)
             try store.writeNext(file)
             do {
-                try openFlow(key: file.sqlcipherKey(dataKey), creating: true)
+                try openFlow(key: file.sqlcipherKey(dataKey), creating: true, slotPassword: password)
             } catch {
                 if store.databaseHasKeySlotSalt { try? store.installNext() } else { try? store.removeNext() }
                 throw error
@@ -42,14 +46,19 @@ extension DatabaseManager {
         }
     }
 
-    /// Changes one password: the slot the old password opens is resealed under the new one
-    /// (new salt, freshly calibrated Argon2id). No page of the database is re-encrypted; the
+    /// Changes one password: the slot the old password opens gets a fresh key pair sealed under
+    /// the new one (new salt, freshly calibrated Argon2id), so an old copy of the slot file and
+    /// the old password reveal no secret key the current file uses. No page of the database is re-encrypted; the
     /// slot file is replaced atomically and durably. Works with the manager open or closed.
     ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no password slot
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no password slot
     ///   accepts `old` (nothing changed), ``KeySlotError/notKeySlotDatabase(path:)``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``.
     public func changePassword(from old: String, to new: String) throws {
+        try changePasswordFlow(from: SecretBytes(password: old), to: SecretBytes(password: new))
+    }
+
+    func changePasswordFlow(from old: SecretBytes, to new: SecretBytes) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(new)
             let path = try database?.connection.path ?? requirePath()
@@ -58,23 +67,36 @@ extension DatabaseManager {
             if store.hasNext, database == nil { _ = try keySlotKey(UnlockSecret.typed(old), path: path, fallsBack: false) }
             let lock = try store.lock()
             defer { lock.release() }
-            guard !store.hasNext else { throw DatabaseManagerError.operationInProgress(path: store.database) }
-            guard var file = try store.readCurrent() else { throw KeySlotError.notKeySlotDatabase(path: path) }
-            try store.checkBinding(file, at: store.path)
-            let oldPassword = UnlockSecret.password(SecretBytes(password: old))
-            guard let unlocked = try file.unlock(with: [oldPassword], options: configuration.keySlots, path: store.path) else {
-                throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
+            guard var file = try store.readCurrent() else {
+                if store.hasNext { throw DatabaseManagerError.operationInProgress(path: store.database) }
+                throw KeySlotError.notKeySlotDatabase(path: path)
             }
+            try store.checkBinding(file, at: store.path)
+            let oldPassword = UnlockSecret.password(old)
+            guard let unlocked = try file.unlock(with: [oldPassword], options: configuration.keySlots, path: store.path) else {
+                throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: store.path)
+            }
+            let key = file.sqlcipherKey(unlocked.dataKey)
+            try checkSlotRevision(file, key: key, store: store, at: store.path)
+            try store.removeNextIfDebris()
             let argon2 = try configuration.keySlots.parametersForNewSlot()
             var slot = file.slots[unlocked.index]
             slot.salt = Sodium.randomData(Sodium.saltLength)
             slot.opsLimit = argon2.opsLimit
             slot.memoryKiB = argon2.memoryKiB
-            let kek = try UnlockSecret.password(SecretBytes(password: new)).keyEncryptionKey(salt: slot.salt, argon2: argon2)
-            slot.sealSecretKey(unlocked.secretKey, kek: kek, databaseID: file.databaseID)
+            var budget = file
+            budget.slots[unlocked.index] = slot
+            if let excess = budget.budgetExcess() { throw KeySlotError.slotLimitReached(reason: "with the new cost, \(excess)") }
+            let kek = try UnlockSecret.password(new).keyEncryptionKey(salt: slot.salt, argon2: argon2)
+            try slot.renewKeyPair(kek: kek, dataKey: unlocked.dataKey, databaseID: file.databaseID, generation: file.generation)
             file.slots[unlocked.index] = slot
+            file.bumpRevision()
             file.authenticate(dataKey: unlocked.dataKey)
+            // An interrupt during the Argon2id work stops here; the write is the change.
+            try Interruption.safePoint()
             try store.writeCurrent(file)
+            recordSlotRevision(file, key: key, store: store)
+            if isCurrentPassword(old) { passwordDigest = Self.passwordDigest(of: new) }
         }
     }
 
@@ -86,10 +108,14 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/invalidPassword(reason:)``.
     @discardableResult
     public func addPassword(_ password: String, label: String = "password") throws -> KeySlot {
+        try addPasswordFlow(SecretBytes(password: password), label: label)
+    }
+
+    func addPasswordFlow(_ password: SecretBytes, label: String) throws -> KeySlot {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
             let argon2 = try configuration.keySlots.parametersForNewSlot()
-            return try addSecretSlot(.password(SecretBytes(password: password)), label: label, argon2: argon2)
+            return try addSecretSlot(.password(password), label: label, argon2: argon2)
         }
     }
 
@@ -120,8 +146,9 @@ extension DatabaseManager {
 
     /// Removes a slot of the open key-slot database (never the last one).
     ///
-    /// Whoever kept a copy of the old slot file can still open the database with the removed
-    /// secret until ``rotateDataKey(progress:)`` re-encrypts it with a new data key.
+    /// A copy of the old slot file put back is refused (``KeySlotError/slotFileOutdated(path:database:)``),
+    /// but whoever unwrapped the data key with the removed secret can read the file with that
+    /// key until ``rotateDataKey(progress:)`` re-encrypts it with a new one.
     ///
     /// - Throws: ``KeySlotError/slotNotFound(id:)``, ``KeySlotError/lastSlot(id:)``,
     ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
@@ -137,18 +164,20 @@ extension DatabaseManager {
 
     /// Removes the password slot that `password` opens (never the last slot).
     ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no password
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no password
     ///   slot accepts it, and the errors of ``removeKeySlot(id:)``.
     public func removePassword(_ password: String) throws {
         try lockedKeySlots {
             try changeSlots { file, _ in
                 let secret = UnlockSecret.password(SecretBytes(password: password))
-                guard let unlocked = try file.unlock(with: [secret], options: configuration.keySlots, path: databasePath ?? "") else {
-                    throw DatabaseManagerError.incorrectPasswordOrSettings(path: databasePath ?? "")
+                let path = databasePath ?? ""
+                guard let unlocked = try file.unlock(with: [secret], options: configuration.keySlots, path: path) else {
+                    throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: KeySlotStore(databasePath: path).path)
                 }
                 guard file.slots.count > 1 else { throw KeySlotError.lastSlot(id: file.slots[unlocked.index].id) }
                 file.slots.remove(at: unlocked.index)
             }
+            if isCurrentPassword(password) { passwordDigest = nil }
         }
     }
 
@@ -177,8 +206,8 @@ extension DatabaseManager {
     /// Opens an existing key-slot database with a recovery key in its written form.
     ///
     /// - Throws: ``KeySlotError/invalidRecoveryKey(reason:)`` for a mistyped key,
-    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` when no recovery slot accepts
-    ///   it, ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of ``open(password:)``.
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no recovery slot accepts
+    ///   it, ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of ``open(password:)-(String)``.
     public func open(recoveryKey: String) throws {
         try lockedKeySlots {
             let secret = try RecoveryKey.secret(parsing: recoveryKey)
@@ -204,8 +233,11 @@ extension DatabaseManager {
         defer { lock.release() }
         var changed = file
         let result = try body(&changed, dataKey)
+        changed.bumpRevision()
         changed.authenticate(dataKey: dataKey)
+        try Interruption.safePoint()
         try store.writeCurrent(changed)
+        recordSlotRevision(changed, key: file.sqlcipherKey(dataKey), store: store)
         return result
     }
 
@@ -216,12 +248,14 @@ extension DatabaseManager {
         guard store.hasCurrent || store.hasNext else { throw KeySlotError.notKeySlotDatabase(path: db.connection.path) }
         let lock = try store.lock()
         do {
-            guard !store.hasNext else { throw DatabaseManagerError.operationInProgress(path: store.database) }
             guard let file = try store.readCurrent(), let dataKey = cachedKey?.dataKeyOfRawKeyText() else {
+                if store.hasNext { throw DatabaseManagerError.operationInProgress(path: store.database) }
                 throw KeySlotError.notKeySlotDatabase(path: db.connection.path)
             }
             try store.checkBinding(file, at: store.path)
             guard file.isAuthentic(dataKey: dataKey) else { throw KeySlotError.slotFileTampered(path: store.path) }
+            try checkSlotRevision(file, key: file.sqlcipherKey(dataKey), store: store, at: store.path)
+            try store.removeNextIfDebris()
             return (store, lock, file, dataKey)
         } catch {
             lock.release()

@@ -24,22 +24,24 @@ extension DatabaseManager {
     /// Opens an existing encrypted database with `password`. Never creates a file.
     ///
     /// Fires `didOpenDatabase`, then runs the ``schemaMigrator``. A wrong password leaves the
-    /// manager closed and the file untouched. The ``PasswordPolicy`` is not applied (only a
-    /// blank password is refused): a password the policy would reject today may still be the
-    /// right one for a file created under an older policy. It is applied when the open
+    /// manager closed and the file untouched. The ``PasswordPolicy`` is not applied: a password
+    /// the policy would reject today may still be the right one for a file created under an
+    /// older policy. An empty password is a wrong one, reported without being tried (SQLCipher
+    /// reads an empty key as "no encryption"). The policy is applied when the open
     /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``).
     ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:)`` for a wrong
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for a wrong
     ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…
     public func open(password: String) throws {
         try locked {
-            try PasswordPolicy.validateForOpening(password)
+            if password.isEmpty { try refuseEmptyPassword() }
             if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
                 try configuration.passwordPolicy.validate(password)
             }
             let slotKey = try keySlotKey(UnlockSecret.typed(password), path: requirePath(), fallsBack: false)
-            try openFlow(key: slotKey ?? SecretBytes(password: password), creating: false)
+            let typed = SecretBytes(password: password)
+            try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
         }
     }
 
@@ -63,7 +65,11 @@ extension DatabaseManager {
     }
 
     /// Opens the database with the key cached by the last successful create, open or rekey
-    /// (the original's `openDatabaseWithCachedPassword`).
+    /// (the original's `openDatabaseWithCachedPassword`): after ``close()``, which keeps it, not
+    /// after ``close(forgettingKey:)``, which forgets it.
+    ///
+    /// - Throws: ``DatabaseManagerError/noCachedKey`` when no key is cached, and the errors of
+    ///   ``open(password:)-(String)``.
     public func openWithCachedKey() throws {
         try locked {
             guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
@@ -71,16 +77,27 @@ extension DatabaseManager {
         }
     }
 
-    /// Closes the connection and opens it again with the cached key (the original's `reopenDatabase:`).
+    /// Closes the database (``close()``, if open) and opens it again with the cached key (the
+    /// original's `reopenDatabase:`): the events are `didCloseDatabase`, then `didOpenDatabase`.
     public func reopen() throws {
         try locked {
             guard cachedKey != nil else { throw DatabaseManagerError.noCachedKey }
-            closeConnection()
+            close()
             try openWithCachedKey()
         }
     }
 
     // MARK: - Flow
+
+    /// `open(password: "")`: what the file's state says (missing, plaintext…), else the wrong
+    /// password (naming the slot file of a key-slot database); the empty key is never tried.
+    func refuseEmptyPassword() throws {
+        let path = try requirePath()
+        if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
+        let store = KeySlotStore(databasePath: path)
+        let usesSlots = store.hasCurrent || store.hasNext || store.databaseHasKeySlotSalt
+        throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: usesSlots ? store.path : nil)
+    }
 
     static func rawKeyMaterial(_ rawKey: Data) throws -> SecretBytes {
         guard rawKey.count == 32 else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
@@ -88,13 +105,16 @@ extension DatabaseManager {
     }
 
     /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
-    /// plaintext file), connect, install, fire the event, migrate.
-    func openFlow(key: SecretBytes, creating: Bool) throws {
+    /// plaintext file), connect, install, fire the event, migrate. `slotPassword` is the password
+    /// that opened a key-slot database's slot (its digest is kept for ``isCurrentPassword(_:)-(String)``).
+    func openFlow(key: SecretBytes, creating: Bool, slotPassword: SecretBytes? = nil) throws {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
         let connection: Connection
         var derived: KeyDerivation.Derived?
+        var interruptedRekey: InPlaceRekeyMarker?
         do {
             let path = try requirePath()
+            interruptedRekey = InPlaceRekeyMarker.takeStale(for: path)
             try Self.recoverInterruptedOperation(atPath: path)
             if creating {
                 (connection, derived) = try createFile(path: path, key: key)
@@ -113,8 +133,10 @@ extension DatabaseManager {
                 }
             }
         } catch {
-            let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
-                path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey)
+            let error = Self.explainingInterruptedRekey(
+                DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
+                    path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey),
+                path: databasePath ?? "", key: key, cipher: configuration.cipher, stale: interruptedRekey)
             if error.isReportable { notify(.databaseError(error)) }
             throw error
         }
@@ -127,13 +149,14 @@ extension DatabaseManager {
             }
         }
         database = Database(connection: connection)
+        if key !== cachedKey { passwordDigest = slotPassword.map(Self.passwordDigest(of:)) }
         cachedKey = key
         derivedKey = derived
         configureReaders()
         notify(creating ? .created : .opened)
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch {
-                closeConnection()
+                close()
                 throw error
             }
         }
@@ -160,9 +183,12 @@ extension DatabaseManager {
         do {
             let connection = try Self.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
             defer { connection.close() }
-            try Database(connection: connection).execute("PRAGMA user_version = 0")
+            // Scratch until it is linked: a crash before that leaves only `-creating`, which the
+            // next create removes, and FileSystem.sync flushes it once before the link; so its
+            // own commit needs no sync (issue 26: 4 of the 6 syncs create made beyond raw C).
+            try connection.executeScript("PRAGMA synchronous = OFF; PRAGMA user_version = 0")
         } catch {
-            try? removeStaging(staging)
+            try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
         do {
@@ -172,10 +198,10 @@ extension DatabaseManager {
             try FileSystem.sync(staging)
             try FileSystem.link(staging, to: path)
         } catch {
-            try? removeStaging(staging)
+            try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
-        try? removeStaging(staging)
+        try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
         try? FileSystem.sync(directory)
         return (try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
     }

@@ -2,15 +2,30 @@
 
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current
-    /// password" prompt before ``rekey(password:options:progress:)``, without opening a second
-    /// connection or paying the KDF again.
+    /// password" prompt before ``rekey(password:options:progress:)-(String,_,_)`` (or, on a key-slot
+    /// database, ``changePassword(from:to:)-(String,String)``), without opening a second connection or paying
+    /// the KDF again.
     ///
-    /// The password is NFC-normalised like every key, and compared with the cached key bytes in
-    /// constant time. Returns `false` when the database was opened with a raw key or nothing is open.
+    /// The password is NFC-normalised like every key and compared in constant time: with the
+    /// cached key, or — on a key-slot database, whose cached key is the data key — with a keyed
+    /// BLAKE2b digest of the password that opened its slot (the password itself is not kept).
+    /// Returns `false` when nothing is open, and when the database was opened with a raw key or
+    /// a recovery key.
     public func isCurrentPassword(_ password: String) -> Bool {
         locked {
-            guard database != nil, let cachedKey, !cachedKey.isRawKey else { return false }
-            return SecretBytes(password: password).isEqual(to: cachedKey)
+            guard database != nil, let cachedKey else { return false }
+            let typed = SecretBytes(password: password)
+            guard cachedKey.isRawKey else { return typed.isEqual(to: cachedKey) }
+            guard let passwordDigest else { return false }
+            return Self.passwordDigest(of: typed).isEqual(to: passwordDigest)
         }
+    }
+
+    /// The key of ``passwordDigest(of:)``: random, one per process, never written anywhere.
+    private static let passwordDigestKey = Sodium.random(Sodium.keyLength)
+
+    /// The keyed BLAKE2b digest that ``isCurrentPassword(_:)-(String)`` compares for a key-slot database.
+    static func passwordDigest(of password: SecretBytes) -> SecretBytes {
+        password.withBytes { Sodium.hash([$0], key: passwordDigestKey) }
     }
 }

@@ -6,45 +6,60 @@ extension DatabaseManager {
     /// Changes the open database's password, and optionally its cipher settings, crash-safely
     /// (the original's `rekeyDatabaseWithOptions:…`, hardened).
     ///
-    /// Export-based, as Zetetic recommends instead of `PRAGMA rekey`: a new file `<db>.scm-rekey` is attached
-    /// with `ATTACH DATABASE ? AS … KEY ?` (path and key bound, never in SQL text), `options`
-    /// (or the current ``DatabaseConfiguration/cipher``) are applied to it (`PRAGMA ….kdf_iter`,
-    /// `cipher_page_size`, `cipher_use_hmac`), `SELECT sqlcipher_export(…)` copies everything in
-    /// one transaction, and `user_version` and `application_id` are copied by hand. The new file
-    /// is opened on a fresh connection with the new key and checked (`PRAGMA integrity_check`,
-    /// schema, row count of every table), then swapped in with one `rename` (file and folder
-    /// flushed with `fsync`) and reopened; the new key is cached and, with `options`, the
-    /// configuration's cipher options become `options`. The new file keeps the old one's
-    /// permissions (and, as root, its owner).
+    /// **The password only** (`options` `nil` or equal to the current
+    /// ``DatabaseConfiguration/cipher``): re-keyed in place, in one SQLite write transaction on
+    /// the writer — `BEGIN IMMEDIATE` (waiting up to ``DatabaseConfiguration/busyTimeout`` for
+    /// another writer, then ``DatabaseManagerError/busy(path:underlying:)``), `sqlite3_rekey`
+    /// with the new key derived once for the file's salt (given as bytes, never in SQL), and
+    /// the commit, with `synchronous = FULL` for it (the connection's own setting is restored
+    /// after), so it is on disk before this returns. No copy, no rename: SQLite's rollback
+    /// journal (written under the old key) or WAL is the crash safety. The outcome is checked
+    /// on a fresh connection with the new key (SQLCipher 3.4.1's `sqlite3_rekey` does not report
+    /// a failed page loop or commit); after a failure the writer is closed and opened again
+    /// with the old key. While it runs, `<db>.scm-rekeying` (no key in it) lets an open that
+    /// fails after a crash say which password opens the file
+    /// (``DatabaseManagerError/keyChangeInterrupted(path:opensWith:)``).
     ///
-    /// Other connections may stay open. From the start of the export until the new file is in
-    /// place no other connection, in this process or another, can commit to the file: a
-    /// connection of the rekey's own holds its write lock (`BEGIN IMMEDIATE`: RESERVED, or the
-    /// WAL write lock, waiting up to ``DatabaseConfiguration/busyTimeout`` for a writer that is
-    /// mid-transaction; a writer that cannot get it meanwhile gets `SQLITE_BUSY`). Every commit
-    /// acknowledged before is in the new file. Other managers of this process on the same file
-    /// (siblings) are paused (a call of theirs waits) and then reopened with the new key; their
-    /// delegates hear `didRekeyDatabase`. Connections of other programs left on the old file
-    /// can no longer use it (the old file is retired: their next statement fails, and a
-    /// manager reports ``DatabaseManagerError/databaseReplaced(path:)``). A WAL database that
-    /// another program has open is not rekeyed: ``DatabaseManagerError/openElsewhere(path:processID:)``.
+    /// Other connections may stay open, in this process or another. The reader pool's
+    /// connections are closed first (running reads end; later ones wait) and opened again with
+    /// the new key; other managers of this process on the same file (siblings) are paused (a
+    /// call of theirs waits), then opened again with the new key, and hear `didRekeyDatabase`.
+    /// A connection of another program still on the old key fails its next statement
+    /// (`SQLITE_NOTADB`, nothing written; a manager reports
+    /// ``DatabaseManagerError/keyChanged(path:)``); every commit it had acknowledged before is
+    /// in the file.
+    ///
+    /// **New settings** (`options` that differ): export-based, as Zetetic recommends: a new
+    /// file `<db>.scm-rekey` is attached with `ATTACH DATABASE ? AS … KEY ?` (path and key
+    /// bound), `options` applied to it (`PRAGMA ….kdf_iter`, `cipher_page_size`,
+    /// `cipher_use_hmac`), `SELECT sqlcipher_export(…)` copies everything in one transaction,
+    /// `user_version` and `application_id` are copied by hand, the copy is checked on a fresh
+    /// connection (`PRAGMA integrity_check`, schema, row counts) and swapped in with one
+    /// `rename`; the configuration's cipher options become `options`. It keeps the old file's
+    /// permissions (and, as root, its owner). It runs only while no other program has the file
+    /// open: from the start of the export until the install a connection of the rekey's own
+    /// holds the file's EXCLUSIVE lock, and a database that another program has open is refused
+    /// with ``DatabaseManagerError/openElsewhere(path:processID:processName:)``, nothing changed.
     ///
     /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didEncounterRekeyError`. After a
     /// failure the database is intact, still opens with the old password, and is open again.
     /// A crash at any moment leaves a file that opens with exactly one of the old and the new
-    /// password, every row present; the next open finishes or rolls back (see
-    /// ``DatabaseTools/recoverInterruptedOperation(at:)``).
+    /// password, every committed row present.
     ///
     /// - Parameters:
     ///   - password: the new password; it must satisfy the ``PasswordPolicy``.
-    ///   - options: other cipher settings for the new file (`nil` keeps the current ones).
-    ///   - progress: called on this thread with the fraction done, 0…1; it must not use the manager.
+    ///   - options: other cipher settings for the new file (`nil` keeps the current ones, in place).
+    ///   - progress: called on this thread with the fraction done, 0…1 (in place: 0, then 1);
+    ///     it must not use the manager.
     /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidOption(name:reason:)``,
     ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,
     ///   ``DatabaseManagerError/transactionInProgress``. After `willRekeyDatabase`:
+    ///   ``DatabaseManagerError/busy(path:underlying:)`` (another writer kept the write lock),
     ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or folder),
-    ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
+    ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)`` (the journal, WAL
+    ///   or copy needs about the file's size), ``DatabaseManagerError/diskFull(path:underlying:)``,
+    ///   ``DatabaseManagerError/operationInProgress(path:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
     public func rekey(password: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
@@ -54,11 +69,12 @@ extension DatabaseManager {
         }
     }
 
-    /// Changes the open database's key to a raw 32-byte key (SQLCipher's `x'…'` form, bound to
-    /// `ATTACH … KEY ?`); otherwise as ``rekey(password:options:progress:)``.
+    /// Changes the open database's key to a raw 32-byte key (SQLCipher's `x'…'` form, given to
+    /// `sqlite3_rekey` in place, or bound to `ATTACH … KEY ?` with new `options`); otherwise as
+    /// ``rekey(password:options:progress:)-(String,_,_)``.
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
-    ///   errors of ``rekey(password:options:progress:)``.
+    ///   errors of ``rekey(password:options:progress:)-(String,_,_)``.
     public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try refuseKeySlotRekey()
@@ -69,6 +85,12 @@ extension DatabaseManager {
     // MARK: - Flow
 
     func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
+        // Only a change of settings (or of the salt) needs a new file.
+        if options == nil || options == configuration.cipher, let path = database?.connection.path,
+            let keyed = inPlaceKey(for: key, path: path)
+        {
+            return try inPlaceRekeyFlow(key: key, keyed: keyed, progress: progress)
+        }
         let db = try requireDatabase()
         // The open file, even if databaseURL was changed since (that takes effect at the next open).
         let path = db.connection.path
@@ -88,10 +110,10 @@ extension DatabaseManager {
             let operation = Self.exportOperation(
                 .rekey, target: path, install: .replace, key: newKey, configuration: newConfiguration)
             let oldConfiguration = configuration
-            try operation.run(
-                source: db.connection,
-                lockConnection: { try Self.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
-                releaseSource: { closeConnection() }, progress: progress)
+            try operation.replace(
+                releaseSource: { closeConnection() },
+                openSource: { try Self.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
+                progress: progress)
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
             reconnectIfClosed(path: path)

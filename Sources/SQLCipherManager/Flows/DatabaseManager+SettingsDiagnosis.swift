@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - CipherSettingsDiagnosis
 
-/// What ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)`` found.
+/// What ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` found.
 public enum CipherSettingsDiagnosis: Sendable, Equatable {
     /// The password is right: the file opens with these settings instead of the configured ones.
     case opens(with: CipherSettingsCandidate)
@@ -27,18 +27,26 @@ extension DatabaseManager {
     /// they were. A WAL-mode file counts as opened when its first page passed the HMAC check.
     ///
     /// Every try pays the PBKDF2 cost of its `kdf_iter` (BENCHMARKS.md gives the figure), so
-    /// this runs only when asked, never inside ``open(password:)``.
+    /// this runs only when asked, never inside ``open(password:)-(String)``.
     ///
     /// - Throws: ``DatabaseManagerError/notConfigured``, ``DatabaseManagerError/sqlcipherNotLinked``,
-    ///   and the file problems ``open(password:)`` reports before a key is tried
+    ///   and the file problems ``open(password:)-(String)`` reports before a key is tried
     ///   (``DatabaseManagerError/fileNotFound(path:)``, ``DatabaseManagerError/plaintextDatabase(path:)``…).
     public func diagnoseCipherSettings(
         password: String, alsoTrying extra: [CipherSettingsCandidate] = []
     ) throws -> CipherSettingsDiagnosis {
+        try diagnoseCipherSettings(password: SecretBytes(password: password), alsoTrying: extra)
+    }
+
+    /// `diagnoseCipherSettings(password:alsoTrying:)` with the password's UTF-8
+    /// bytes in ``SecretBytes`` (an ASCII password is never copied into a `String`).
+    public func diagnoseCipherSettings(
+        password: SecretBytes, alsoTrying extra: [CipherSettingsCandidate] = []
+    ) throws -> CipherSettingsDiagnosis {
         let (path, configured) = try locked { (try requirePath(), configuration) }
         guard let version = Self.linkedCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
-        let key = SecretBytes(password: password)
+        let key = password.normalizedPassword()
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]
         var tried: [CipherSettingsCandidate] = []
         for candidate in extra + CipherSettingsCandidate.known(for: version) {

@@ -24,7 +24,7 @@ public enum DatabaseTools {
     public static var linkedSQLiteVersion: String? { DatabaseManager.linkedSQLiteLibraryVersion }
 
     /// The known setting sets the linked SQLCipher can read, in the order
-    /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)`` tries them (empty when SQLCipher is not
+    /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` tries them (empty when SQLCipher is not
     /// linked): SQLCipher 3.x tries its defaults (`PRAGMA kdf_iter = 64000`,
     /// `cipher_page_size = 1024`, `cipher_use_hmac = ON`), the SQLCipher 2 format
     /// (`kdf_iter = 4000`) and the SQLCipher 1 format (`kdf_iter = 4000`,
@@ -49,11 +49,12 @@ public enum DatabaseTools {
         return url.relativePath
     }
 
-    /// Finishes or rolls back a rekey, encrypt or decrypt that was interrupted (process killed,
-    /// power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
-    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt` and their `-journal`/`-wal`/`-shm`,
-    /// `<file>.scm-lock`). An operation that is still running in another process or manager
-    /// (it holds an `flock` on `<file>.scm-lock`) is left alone.
+    /// Finishes or rolls back a rekey, encrypt, decrypt or backup that was interrupted (process
+    /// killed, power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
+    /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt`, `.scm-backup` and their `-journal`/`-wal`/`-shm`,
+    /// `<file>.scm-lock`), and the marker of an interrupted key change in place
+    /// (`<file>.scm-rekeying`: SQLite's journal or WAL settles that change itself). An operation
+    /// that is still running in another process or manager (it holds its `flock`) is left alone.
     ///
     /// Every create and open runs this first, so apps need to call it only for files they never
     /// open through a manager, such as a plaintext copy written by ``DatabaseManager/decrypt(to:progress:)``.
@@ -68,7 +69,9 @@ public enum DatabaseTools {
     ///   recovery (the files are then left as they were, and the next call tries again).
     @discardableResult
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
-        try DatabaseManager.recoverInterruptedOperation(atPath: url.path)
+        // A key change in place needs nothing of ours (SQLite's journal or WAL settles it): only its marker goes.
+        InPlaceRekeyMarker.takeStale(for: url.path)
+        return try DatabaseManager.recoverInterruptedOperation(atPath: url.path)
     }
 
     // MARK: - Encrypting a plaintext database
@@ -83,10 +86,14 @@ public enum DatabaseTools {
     /// (which the export skips) are copied too. The copy is then opened on a fresh connection
     /// with the password and checked (`PRAGMA integrity_check`, schema, row count of every table).
     ///
-    /// - In place (`destination == nil`): the copy replaces the source with one atomic `rename`;
-    ///   only then are the plaintext file and its `-wal`, `-shm` and `-journal` gone. A crash at
-    ///   any moment leaves either the plaintext file or the encrypted one, with every row (the
-    ///   next open, or ``recoverInterruptedOperation(at:)``, cleans up).
+    /// - In place (`destination == nil`): only while no other program (and no other connection
+    ///   of this process) has the file open — else ``DatabaseManagerError/openElsewhere(path:processID:processName:)``
+    ///   or ``DatabaseManagerError/busy(path:underlying:)``, nothing changed. The source's `-wal` is
+    ///   checkpointed into it and its `-wal`, `-shm` and `-journal` are removed, durably, before
+    ///   the copy replaces it with one `rename`: no plaintext sidecar is ever left beside the
+    ///   encrypted file. A crash or power loss at any moment leaves either the plaintext file or
+    ///   the encrypted one, with every row (the next open, or ``recoverInterruptedOperation(at:)``,
+    ///   cleans up).
     /// - To `destination`: the source is not modified; the destination appears only once
     ///   complete (`link`, which never overwrites).
     ///
@@ -116,7 +123,7 @@ public enum DatabaseTools {
 
     /// Encrypts an existing plaintext SQLite database with a raw 32-byte key (SQLCipher's
     /// `x'…'` key form, bound to `ATTACH … KEY ?`); otherwise as
-    /// ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``.
+    /// ``encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``.
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
     ///   errors of the password variant.
@@ -131,7 +138,7 @@ public enum DatabaseTools {
 
     /// Encrypts a plaintext SQLite database with `key`, in place or into `destination`
     /// (`sqlcipher_export` into a file attached with `ATTACH … KEY ?`); otherwise as
-    /// ``encryptPlaintextDatabase(at:to:password:configuration:progress:)``.
+    /// ``encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``.
     public static func encryptPlaintextDatabase(
         at source: URL, to destination: URL? = nil, key: DatabaseKey,
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil

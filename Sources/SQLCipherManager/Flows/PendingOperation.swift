@@ -7,7 +7,7 @@
 public struct PendingOperation: Sendable, Equatable {
     /// What was being done.
     public enum Kind: String, Sendable {
-        /// A password or settings change (``DatabaseManager/rekey(password:options:progress:)``).
+        /// A password or settings change (``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``).
         case rekey
         /// Encrypting a plaintext file.
         case encrypt
@@ -22,9 +22,8 @@ public struct PendingOperation: Sendable, Equatable {
         /// The copy was being written or verified: recovery rolls back (the file keeps its old
         /// key, or stays plaintext).
         case copying
-        /// The copy was complete and verified: recovery installs it (new key, or encrypted). For
-        /// a replace whose old file was not retired yet, recovery keeps the file instead (it may
-        /// hold rows written after the crash).
+        /// The copy was complete, verified and on disk: recovery keeps it if it is at the path
+        /// (or links it to a new path), and otherwise keeps the original, which has every row.
         case verified
         /// The journal cannot be read: recovery refuses, and says which file to move away.
         case unreadable

@@ -2,7 +2,7 @@
 
 /// Why a key-slot flow failed. Every case says what to do next; none carries a password, a
 /// recovery key, a data key or any other key material. A wrong password or key is
-/// ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, as for any database.
+/// ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, as for any database.
 public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database was created with key slots (its header says so) but `<db>.scm-keys` is not
     /// beside it. The database file was not touched.
@@ -16,11 +16,26 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `<db>.scm-keys` belongs to another database (its identity does not match the database's
     /// header). The database file was not touched.
     case slotFileMismatch(path: String, database: String)
+    /// `<db>.scm-keys` is an older copy than the one the database records (its revision is
+    /// lower, or its data key no longer opens the database): put back after a password change,
+    /// a removal or a rotation. Refused so that a revoked secret stays revoked. The database
+    /// file was not touched.
+    case slotFileOutdated(path: String, database: String)
+    /// `<db>.scm-keys` (or `.next`) is not a regular file — a folder, a named pipe, a device:
+    /// `kind` says which. Nothing was read from it and the database file was not touched.
+    case slotFileNotAFile(path: String, kind: String)
+    /// Adding a slot would pass the limits every slot file is held to (the slot count, or the
+    /// total Argon2id work of one unlock); nothing changed.
+    case slotLimitReached(reason: String)
     /// The call needs a key-slot database, and this one is keyed with a password or raw key.
     case notKeySlotDatabase(path: String)
     /// The call needs a plain password database, and this one uses key slots (or has a
     /// `<db>.scm-keys` beside it).
     case keySlotDatabase(path: String)
+    /// A backup of a key-slot database is written as a password database, so it needs a key
+    /// of its own: a new password or a raw key (see ``DatabaseManager/backup(to:key:options:progress:)-2vlr9``).
+    /// Nothing was written.
+    case backupNeedsItsOwnKey(path: String)
     /// Removing this slot would leave no way to unlock the database.
     case lastSlot(id: Int)
     /// No slot has this id.
@@ -52,11 +67,25 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
         case .slotFileMismatch(let path, let database):
             return "The key-slot file \(path) belongs to another database than \(database). The database was not "
                 + "touched. Put the database's own key-slot file (from your backup) next to it."
+        case .slotFileOutdated(let path, let database):
+            return "The key-slot file \(path) is older than the one \(database) records (it was put back after a "
+                + "password change, a removal or a data-key rotation), so it was refused: a revoked password must not "
+                + "open the database again. The database was not touched. Put back the newest key-slot file (written by "
+                + "the last change), or restore the database and its key-slot file together from the same backup."
+        case .slotFileNotAFile(let path, let kind):
+            return "The key-slot file \(path) is \(kind), not a regular file, so it was not read. The database was "
+                + "not touched. Move it away and put the database's key-slot file (from your backup) in its place."
+        case .slotLimitReached(let reason):
+            return "No slot was added: \(reason). Remove a slot you no longer need first, or use cheaper Argon2id parameters."
         case .notKeySlotDatabase(let path):
             return "\(path) does not use key slots. Convert it first (convertToKeySlots, or `cipherdb keys convert`)."
         case .keySlotDatabase(let path):
             return "\(path) uses key slots: change a password with changePassword(from:to:), the data key with "
                 + "rotateDataKey(), or convert back with convertToPassword(_:) first."
+        case .backupNeedsItsOwnKey(let path):
+            return "\(path) uses key slots, and its backup is written as a password database, which opens without "
+                + "its .scm-keys file: give the backup a password of its own (BackupKey.password) or a raw key "
+                + "(BackupKey.rawKey). Nothing was written."
         case .lastSlot(let id):
             return "Slot \(id) is the only way left to unlock the database; it was not removed. Add another password "
                 + "or a recovery key first."

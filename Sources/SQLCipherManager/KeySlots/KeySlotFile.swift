@@ -20,6 +20,11 @@ struct KeySlotFile: Codable, Equatable {
     var generation: Int
     /// The highest slot id ever used, so ids are never reused.
     var lastSlotID: Int
+    /// Incremented by every write of the file (create, add, remove, change-password, rotate)
+    /// and recorded inside the encrypted database (``KeySlotRevision``): an older copy of the
+    /// file put back is refused. Bound into the authenticator; `nil` in files written before
+    /// revisions (read as 0).
+    var revision: Int?
     /// Only in a `.next` file of a conversion back to a password: afterwards the database is
     /// keyed with the password itself and has no slot file.
     var passwordKeyed: Bool?
@@ -34,6 +39,7 @@ struct KeySlotFile: Codable, Equatable {
         self.databaseID = databaseID
         self.generation = generation
         lastSlotID = 0
+        revision = 1
         slots = []
         authenticator = Data()
     }
@@ -65,6 +71,10 @@ struct KeySlotFile: Codable, Equatable {
         bytes.add(passwordKeyed == true ? "password-keyed" : "slots")
         bytes.add(slots.count)
         for slot in slots { slot.appendAll(to: &bytes) }
+        if let revision {
+            bytes.add("revision")
+            bytes.add(revision)
+        }
         return bytes.data
     }
 
@@ -102,7 +112,7 @@ struct KeySlotFile: Codable, Equatable {
         guard file.version == currentVersion else {
             throw KeySlotError.slotFileDamaged(path: path, reason: "version \(file.version) is not supported (this library reads 1)")
         }
-        guard file.databaseID.count == 16, file.generation > 0, file.authenticator.count == Sodium.keyLength,
+        guard file.databaseID.count == 16, file.generation > 0, (file.revision ?? 0) >= 0, file.authenticator.count == Sodium.keyLength,
             file.passwordKeyed == true || !file.slots.isEmpty,
             Set(file.slots.map(\.id)).count == file.slots.count,
             file.slots.allSatisfy({ $0.hasValidLengths && $0.id > 0 && $0.id <= file.lastSlotID })
@@ -110,7 +120,30 @@ struct KeySlotFile: Codable, Equatable {
         if let bad = file.slots.compactMap(\.argon2).first(where: { !$0.isInRange }) {
             throw KeySlotError.invalidKeyDerivation(bad)
         }
+        if let excess = file.budgetExcess() {
+            throw KeySlotError.slotFileDamaged(path: path, reason: "\(excess); this library never writes such a file")
+        }
         return file
+    }
+
+    // MARK: - Work budget
+
+    /// The most slots a file may have (LUKS2 has 32).
+    static let maximumSlots = 64
+    /// The most Argon2id work one unlock may cost, in passes × KiB: one slot at
+    /// ``Argon2Parameters/maximum`` (64 passes over 1 GiB). A wrong password tries every
+    /// password slot, so it is the sum over them that is bounded, checked before any derivation.
+    static let maximumWork = Argon2Parameters.maximum.opsLimit * Argon2Parameters.maximum.memoryKiB
+
+    /// The total Argon2id work of the password slots, in passes × KiB.
+    var work: Int { slots.compactMap(\.argon2).reduce(0) { $0 + $1.opsLimit * $1.memoryKiB } }
+
+    /// Why the file passes the budget, `nil` when it does not.
+    func budgetExcess() -> String? {
+        if slots.count > Self.maximumSlots { return "it has \(slots.count) slots, more than \(Self.maximumSlots)" }
+        guard work > Self.maximumWork else { return nil }
+        return "its password slots together cost \(work / 1024) passes over one MiB of Argon2id, more than one "
+            + "unlock may (\(Self.maximumWork / 1024))"
     }
 
     // MARK: - Slots
@@ -119,6 +152,13 @@ struct KeySlotFile: Codable, Equatable {
     mutating func addSlot(
         _ secret: UnlockSecret, label: String, argon2: Argon2Parameters?, dataKey: SecretBytes
     ) throws -> KeySlotRecord {
+        var budget = self
+        budget.slots.append(
+            KeySlotRecord(
+                id: 0, kind: secret.kind, label: "", created: 0, salt: Data(), opsLimit: argon2?.opsLimit,
+                memoryKiB: argon2?.memoryKiB, publicKey: Data(), secretNonce: Data(), sealedSecretKey: Data(),
+                ephemeralKey: Data(), dataNonce: Data(), sealedDataKey: Data()))
+        if let excess = budget.budgetExcess() { throw KeySlotError.slotLimitReached(reason: "with it, \(excess)") }
         let salt = Sodium.randomData(Sodium.saltLength)
         let kek = try secret.keyEncryptionKey(salt: salt, argon2: argon2)
         lastSlotID += 1
@@ -133,10 +173,17 @@ struct KeySlotFile: Codable, Equatable {
     func resealed(to dataKey: SecretBytes) throws -> KeySlotFile {
         var next = self
         next.generation += 1
+        next.bumpRevision()
         for index in next.slots.indices {
             try next.slots[index].sealDataKey(dataKey, databaseID: databaseID, generation: next.generation)
         }
         next.authenticate(dataKey: dataKey)
         return next
     }
+
+    /// The file's revision, 0 for a file written before revisions.
+    var currentRevision: Int { revision ?? 0 }
+
+    /// Marks the file as the next revision (every change calls this before authenticating).
+    mutating func bumpRevision() { revision = currentRevision + 1 }
 }

@@ -19,6 +19,16 @@ extension KeySlotRecord {
         return record
     }
 
+    /// Gives the slot a fresh X25519 key pair: its new secret key sealed under `kek`, `dataKey`
+    /// sealed to its new public key. A password change does this, so the old secret key (which
+    /// an old slot file and the old password reveal) opens nothing sealed from now on.
+    mutating func renewKeyPair(kek: SecretBytes, dataKey: SecretBytes, databaseID: Data, generation: Int) throws {
+        let secretKey = Sodium.random(Sodium.keyLength)
+        publicKey = try Sodium.publicKey(of: secretKey)
+        sealSecretKey(secretKey, kek: kek, databaseID: databaseID)
+        try sealDataKey(dataKey, databaseID: databaseID, generation: generation)
+    }
+
     /// Seals the slot's secret key under `kek`, bound to the slot's current fields.
     mutating func sealSecretKey(_ secretKey: SecretBytes, kek: SecretBytes, databaseID: Data) {
         let sealed = Sodium.seal(secretKey, key: kek, associatedData: secretKeyBinding(databaseID: databaseID))

@@ -44,15 +44,31 @@ struct KeySlotStore {
     /// A slot file is a few KiB; anything over this is refused before it is read.
     static let maximumFileSize: Int64 = 1 << 20
 
+    /// Reads with the checks on the open descriptor first (``FileSystem/cappedContents(of:maximumSize:)``):
+    /// a pipe, a device or a folder is never read and never blocks, and nothing over the cap is read.
     private func read(_ file: String) throws -> KeySlotFile? {
-        guard let size = FileSystem.size(of: file) else { return nil }
-        guard size <= Self.maximumFileSize else {
+        switch try FileSystem.cappedContents(of: file, maximumSize: Self.maximumFileSize) {
+        case .missing: return nil
+        case .notRegularFile(let kind): throw KeySlotError.slotFileNotAFile(path: file, kind: kind)
+        case .tooLarge(let size):
             throw KeySlotError.slotFileDamaged(path: file, reason: "it has \(size) bytes, more than a key-slot file can hold")
+        case .contents(let data): return try KeySlotFile.decode(data, path: file)
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw DatabaseManagerError.permissionDenied(path: file, underlying: nil)
+    }
+
+    /// `true` when `<db>.scm-keys.next` is a regular file but not a complete key-slot file (it
+    /// does not parse, or its checksum or a field is wrong). The library only renames complete
+    /// files into place as `.next`, so such a file is debris someone else left: it is ignored,
+    /// and removed once `<db>.scm-keys` has proved itself (it opened the database).
+    var nextIsDebris: Bool {
+        do {
+            _ = try readNext()
+            return false
+        } catch KeySlotError.slotFileDamaged, KeySlotError.invalidKeyDerivation {
+            return true
+        } catch {
+            return false
         }
-        return try KeySlotFile.decode(data, path: file)
     }
 
     /// Throws ``KeySlotError/slotFileMismatch(path:database:)`` unless the database's salt is the one
@@ -77,14 +93,24 @@ struct KeySlotStore {
 
     /// Removes `.next` (and a half-written copy of it), folder flushed.
     func removeNext() throws {
-        try FileSystem.remove(nextPath + ".tmp")
+        try FileSystem.removeLeftover(nextPath + ".tmp", leavingForeign: true)
         try FileSystem.remove(nextPath)
         try FileSystem.sync(DatabaseFile(path: database).directory)
     }
 
+    /// With the current file proved (it gave the open database's key) and the lock held: removes a
+    /// debris `.next` (``nextIsDebris``); throws ``DatabaseManagerError/operationInProgress(path:)``
+    /// for a complete one (a transition to finish first, at the next unlock).
+    func removeNextIfDebris() throws {
+        guard hasNext else { return }
+        if nextIsDebris { return try removeNext() }
+        _ = try readNext()  // a pipe or a folder is its own error
+        throw DatabaseManagerError.operationInProgress(path: database)
+    }
+
     /// Removes the slot file (after a conversion back to a password), folder flushed.
     func removeCurrent() throws {
-        try FileSystem.remove(path + ".tmp")
+        try FileSystem.removeLeftover(path + ".tmp", leavingForeign: true)
         try FileSystem.remove(path)
         try FileSystem.sync(DatabaseFile(path: database).directory)
     }
@@ -97,8 +123,8 @@ struct KeySlotStore {
             let lock = try? OperationLock.acquire(for: path)
         else { return }
         defer { lock.release() }
-        try? FileSystem.remove(path + ".tmp")
-        try? FileSystem.remove(nextPath + ".tmp")
+        try? FileSystem.removeLeftover(path + ".tmp", leavingForeign: true)
+        try? FileSystem.removeLeftover(nextPath + ".tmp", leavingForeign: true)
     }
 
     /// An exclusive lock on the slot files (`<db>.scm-keys.scm-lock`, ``OperationLock``), held by

@@ -26,9 +26,9 @@ extension KeyFile {
         try ensureFolder(folder)
         try withFolderLock(folder) { () throws(KeyStoreError) in
             let path = folder + "/" + name
-            if (try? POSIX.status(path, followingLinks: false)) != nil { throw .alreadyStored(identifier: name, store: store) }
+            if (try? FileSystem.statusIfPresent(path)) != nil { throw .alreadyStored(identifier: name, store: store) }
             let temporary = folder + "/." + name + ".tmp"
-            try attempt("unlink", temporary) { () throws(Errno) in try POSIX.unlinkIfPresent(temporary) }
+            try removeStaleTemporary(temporary)
             try writeNewFile(temporary, key: key)
             do throws(Errno) {
                 try POSIX.rename(temporary, path)
@@ -38,6 +38,19 @@ extension KeyFile {
             }
             syncFolder(folder)
         }
+    }
+
+    /// Removes a temporary file a killed write of ours left; a symbolic link, something else or
+    /// another user's file there is refused and left alone.
+    private static func removeStaleTemporary(_ path: String) throws(KeyStoreError) {
+        let found: FileStatus?
+        do throws(Errno) { found = try FileSystem.statusIfPresent(path) } catch { throw KeyStoreError("lstat", path, error) }
+        guard let info = found else { return }
+        guard info.isRegularFile else { throw .notARegularFile(path: path) }
+        guard info.owner == POSIX.effectiveUserID else {
+            throw .wrongOwner(path: path, owner: info.owner, expected: POSIX.effectiveUserID)
+        }
+        try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }
     }
 
     /// Creates `path` (0600, never an existing file), writes the key and `fsync`s it; on a

@@ -13,13 +13,9 @@ enum KeyFile {
 
     /// Checks a folder that holds keys: `false` when it does not exist.
     static func checkFolder(_ path: String) throws(KeyStoreError) -> Bool {
-        let info: FileStatus
-        do throws(Errno) {
-            info = try POSIX.status(path, followingLinks: false)
-        } catch {
-            if error == .noSuchFile { return false }
-            throw KeyStoreError("lstat", path, error)
-        }
+        let found: FileStatus?
+        do throws(Errno) { found = try FileSystem.statusIfPresent(path) } catch { throw KeyStoreError("lstat", path, error) }
+        guard let info = found else { return false }
         guard info.isFolder else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
         return true

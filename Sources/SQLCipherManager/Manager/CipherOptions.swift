@@ -22,7 +22,7 @@ public struct CipherOptions: Sendable, Hashable {
     /// Opt-in: accept ``kdfIterations`` below ``minimumKDFIterations``, to open a file written
     /// with a cheaper KDF (SQLCipher 1 and 2 wrote 4,000 iterations). It applies to every flow,
     /// so a database created or rekeyed with it is that cheap to attack: convert such a file
-    /// with ``DatabaseManager/rekey(password:options:progress:)`` to 64,000 or more. Not a pragma.
+    /// with ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` to 64,000 or more. Not a pragma.
     public var allowsLegacyKDFIterations: Bool
 
     /// Creates options; every `nil` keeps the library default.
@@ -39,6 +39,22 @@ public struct CipherOptions: Sendable, Hashable {
         self.compatibility = compatibility
         self.allowsLegacyKDFIterations = allowsLegacyKDFIterations
     }
+
+    // MARK: - Profiles
+
+    /// An opt-in profile for new databases, faster than SQLCipher 3's defaults: 4,096-byte
+    /// pages (SQLCipher 4's size), everything else SQLCipher 3's (PBKDF2-HMAC-SHA1 with 64,000
+    /// iterations, HMAC-SHA1 per page). SQLCipher encrypts and authenticates a page as one
+    /// unit, so larger pages mean fewer of them per row: BENCHMARKS.md gives the gain.
+    ///
+    /// The page size is not written in the file: every client must be told it. Open the
+    /// database with these options (``DatabaseConfiguration/cipher``); in the SQLCipher 3
+    /// shell, `PRAGMA cipher_page_size = 4096` right after `PRAGMA key`; in SQLCipher 4,
+    /// `PRAGMA cipher_compatibility = 3` and then `PRAGMA cipher_page_size = 4096`.
+    /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` (and `cipherdb`) finds it
+    /// as "SQLCipher 3 defaults with 4096-byte pages". A database keeps the page size it was
+    /// created with; ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` converts one.
+    public static let largePages = CipherOptions(pageSize: 4096)
 
     // MARK: - Limits
 

@@ -1,6 +1,6 @@
 // MARK: - CipherSettingsCandidate
 
-/// One known set of cipher settings that ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)``
+/// One known set of cipher settings that ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)``
 /// tries: a name ("SQLCipher 2 format") and the ``CipherOptions`` that differ from the linked
 /// SQLCipher's defaults (`nil` fields keep them; ``CipherOptions/allowsLegacyKDFIterations`` is
 /// set for the formats below 64,000 iterations, so the options open such a file as they are), applied as `PRAGMA kdf_iter`,

@@ -19,11 +19,11 @@ public struct DatabaseConfiguration: Sendable {
     public var checksIntegrityOnOpen: Bool
     /// Opt-in: when `open(password:)` or `open(rawKey:)` finds a plaintext SQLite file at the
     /// path, encrypt it in place with that key first (the export of
-    /// ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``:
+    /// ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``:
     /// `ATTACH … KEY` + `sqlcipher_export`, verified, crash-safe), then open it.
     public var adoptsPlaintextDatabase: Bool
     /// How password key slots are made and which Argon2id costs are accepted (key-slot
-    /// databases only: ``DatabaseManager/createWithKeySlots(password:label:)``).
+    /// databases only: ``DatabaseManager/createWithKeySlots(password:label:)-(String,_)``).
     public var keySlots = KeySlotOptions()
     /// The journal mode set on every create and open (`PRAGMA journal_mode`), or `nil` to keep
     /// the file's own: new databases then get SQLite's rollback journal (`DELETE`). Choose
@@ -41,7 +41,9 @@ public struct DatabaseConfiguration: Sendable {
         foreignKeys: Bool = true,
         passwordPolicy: PasswordPolicy = .default,
         checksIntegrityOnOpen: Bool = false,
-        adoptsPlaintextDatabase: Bool = false
+        adoptsPlaintextDatabase: Bool = false,
+        journalMode: JournalMode? = nil,
+        maximumReaderCount: Int = 4
     ) {
         self.cipher = cipher
         self.busyTimeout = busyTimeout
@@ -49,8 +51,8 @@ public struct DatabaseConfiguration: Sendable {
         self.passwordPolicy = passwordPolicy
         self.checksIntegrityOnOpen = checksIntegrityOnOpen
         self.adoptsPlaintextDatabase = adoptsPlaintextDatabase
-        journalMode = nil
-        maximumReaderCount = 4
+        self.journalMode = journalMode
+        self.maximumReaderCount = maximumReaderCount
     }
 }
 
@@ -71,14 +73,6 @@ extension DatabaseConfiguration {
     var busyTimeoutSeconds: Double {
         let (seconds, attoseconds) = busyTimeout.components
         return max(0, Double(seconds) + Double(attoseconds) / 1e18)
-    }
-
-    /// A timeout given in seconds as a `Double` (the deprecated form) as a ``Duration``: NaN
-    /// and negative → zero, infinite or more than `Int32.max` seconds → `Int32.max` seconds.
-    static func busyTimeout(seconds: Double) -> Duration {
-        guard seconds > 0 else { return .zero }
-        guard seconds < Double(Int32.max) else { return .seconds(Int64(Int32.max)) }
-        return .seconds(seconds)
     }
 }
 

@@ -21,12 +21,21 @@ public enum DatabaseEvent: Sendable, Equatable {
     case willMigrate(from: Int, to: Int)
     /// The schema migrator moved `PRAGMA user_version` (`didMigrateSchemaFrom`).
     case didMigrate(from: Int, to: Int)
+    /// The open database was closed — by ``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
+    /// ``DatabaseManager/reopen()`` or a failed migration — and the manager is no longer open
+    /// (`databaseManagerDidCloseDatabase`). The key stays cached unless ``keyForgotten`` follows.
+    case closed
+    /// The cached key was forgotten and zeroed by ``DatabaseManager/close(forgettingKey:)``: the
+    /// database is locked, the next open needs the password or key again (`databaseManagerDidForgetKey`).
+    case keyForgotten
 
     /// Two events are equal when they are the same case with equal values; errors compare by
     /// their description (``DatabaseManagerError`` carries errors that are not `Equatable`).
     public static func == (lhs: DatabaseEvent, rhs: DatabaseEvent) -> Bool {
         switch (lhs, rhs) {
-        case (.created, .created), (.opened, .opened), (.willRekey, .willRekey), (.didRekey, .didRekey): true
+        case (.created, .created), (.opened, .opened), (.willRekey, .willRekey), (.didRekey, .didRekey), (.closed, .closed),
+            (.keyForgotten, .keyForgotten):
+            true
         case (.rekeyFailed(let a), .rekeyFailed(let b)), (.databaseError(let a), .databaseError(let b)):
             a.description == b.description
         case (.willMigrate(let a, let b), .willMigrate(let c, let d)), (.didMigrate(let a, let b), .didMigrate(let c, let d)):
@@ -46,6 +55,8 @@ public enum DatabaseEvent: Sendable, Equatable {
         case .databaseError(let error): delegate.databaseManager(manager, didEncounterDatabaseError: error)
         case .willMigrate(let old, let new): delegate.databaseManager(manager, willMigrateSchemaFrom: old, to: new)
         case .didMigrate(let old, let new): delegate.databaseManager(manager, didMigrateSchemaFrom: old, to: new)
+        case .closed: delegate.databaseManagerDidCloseDatabase(manager)
+        case .keyForgotten: delegate.databaseManagerDidForgetKey(manager)
         }
     }
 }
@@ -81,5 +92,11 @@ extension DatabaseManager {
     /// receives each event there, in order, after the manager has moved on (it never waits
     /// for the consumer). Each call gives a new stream, which ends when the manager is released.
     /// The delegate, if any, is told too.
+    ///
+    /// A stream sees the events after the call that made it: create, open, close, open, close
+    /// gives `[.created, .closed, .opened, .closed]`. ``DatabaseManager/close()`` on a closed
+    /// manager fires nothing, so close, open, close gives `[.opened, .closed]`. To tell a
+    /// locked database, watch for ``DatabaseEvent/closed`` (nothing is open) and
+    /// ``DatabaseEvent/keyForgotten`` (the key is gone too).
     public func events() -> AsyncStream<DatabaseEvent> { eventStreams.makeStream() }
 }

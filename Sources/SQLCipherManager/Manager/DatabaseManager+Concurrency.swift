@@ -12,54 +12,89 @@ extension DatabaseManager {
     /// other reads and with the writer: it neither waits for a write nor makes one wait. In
     /// rollback-journal mode it runs on the writer, under the manager's lock.
     ///
-    /// `body` must not call the manager (a close or key change waits for running reads).
+    /// Inside `body`, the manager's queries (`fetchAll`, `scalar`, a nested `read`…) run on the
+    /// same connection and snapshot; a write, a key change or an open throws
+    /// ``DatabaseManagerError/reentrantCall(_:inside:)`` (it would wait for this read to end);
+    /// ``close()`` waits until `body` returns. Called inside a `write` closure, it reads on the
+    /// writer and sees the write's uncommitted changes. After another program re-keyed the
+    /// file, a read throws ``DatabaseManagerError/keyChanged(path:)``.
+    ///
     /// A close, reopen or key change waits for the reads in progress, then closes their
     /// connections; later reads open new ones, with the new key.
+    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try read(interruptible: nil, body)
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) on the writer, under the
-    /// manager's lock: commit on return, rollback on throw.
+    /// manager's lock: commit on return, rollback on throw. Nested in another `write` or
+    /// `transaction` it is a savepoint; inside a `read` it throws
+    /// ``DatabaseManagerError/reentrantCall(_:inside:)``.
+    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try transaction(.immediate, body)
+        try withDatabase { try $0.transaction(.immediate, body) }
     }
 
-    /// ``read(_:)-9gdfk`` from async code. The work runs on a thread of the manager's own, never
-    /// blocking the cooperative thread pool. Cancelling the Task interrupts the running
-    /// statement (`sqlite3_interrupt`) and throws `CancellationError`.
+    /// ``read(_:)-9gdfk`` from async code. The work runs on a thread of the manager's own (up to
+    /// one per reader connection), never on a thread of the cooperative pool nor a Dispatch
+    /// queue. Cancelling the Task interrupts the running statement (`sqlite3_interrupt`), or
+    /// takes the read out of the queue if it has not started, and throws `CancellationError`.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await run(on: readQueue) { handle in try self.read(interruptible: handle, body) }
+        try await run(on: readExecutor, threads: readers.maximumReaders) { handle in try self.read(interruptible: handle, body) }
     }
 
     /// ``write(_:)-83ygs`` from async code, on the manager's own writer thread; cancellation as for
     /// ``read(_:)-9v2la``: the transaction is rolled back.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await run(on: writeQueue) { handle in
+        try await transaction(.immediate, body)
+    }
+
+    /// ``transaction(_:_:)`` from async code, on the manager's own writer thread; cancellation
+    /// as for ``read(_:)-9v2la``: the transaction is rolled back.
+    public func transaction<T: Sendable>(
+        _ kind: Database.TransactionKind = .deferred, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await run(on: writeExecutor, threads: 1) { handle in
             try self.withDatabase { db in
-                try handle.run(on: db.connection) { try db.transaction(.immediate, body) }
+                try handle.run(on: db.connection) { try db.transaction(kind, body) }
             }
         }
     }
 
     // MARK: - Implementation
 
-    private func read<T>(interruptible handle: InterruptHandle?, _ body: (Database) throws -> T) throws -> T {
-        guard let lease = try readers.acquire() else {
-            // Not WAL: the writer, in a read transaction.
-            return try withDatabase { db in
-                try (handle?.run(on: db.connection) { try db.transaction(.deferred, body) } ?? db.transaction(.deferred, body))
-            }
+    func read<T>(interruptible handle: InterruptHandle?, _ body: (Database) throws -> T) throws -> T {
+        if case .reader(let db?) = lock.innermostScope {
+            // Nested: the same connection, already in its read transaction.
+            return try body(db)
         }
-        defer { readers.release(lease) }
-        let db = Database(connection: lease.connection)
+        let onWriter = lock.isHeldByCurrentThread
+        return try lock.within(.reader(nil), close: close) {
+            guard !onWriter, let lease = try readers.acquire() else {
+                // Not WAL, or inside a write: the writer, in a read transaction (a savepoint when nested).
+                return try withWriterConnection { db in
+                    lock.settle(.reader(db))
+                    return try interruptible(handle, db) { try db.transaction(.deferred, body) }
+                }
+            }
+            defer { readers.release(lease) }
+            let db = Database(connection: lease.connection)
+            lock.settle(.reader(db))
+            return try onReader(db) { db in try interruptible(handle, db) { try db.transaction(.deferred, body) } }
+        }
+    }
+
+    private func interruptible<T>(_ handle: InterruptHandle?, _ db: Database, _ body: () throws -> T) throws -> T {
+        guard let handle else { return try body() }
+        return try handle.run(on: db.connection, body)
+    }
+
+    /// Runs `body` on a reader connection, its errors translated as ``withDatabase(_:)`` translates the writer's.
+    func onReader<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try
-                (handle?.run(on: lease.connection) { try db.transaction(.deferred, body) }
-                ?? db.transaction(.deferred, body))
+            return try body(db)
         } catch let error as SQLiteError {
-            if lease.connection.fileWasReplaced { throw DatabaseManagerError.databaseReplaced(path: lease.connection.path) }
-            throw DatabaseManagerError.translatingQueryError(error, path: lease.connection.path)
+            throw DatabaseManagerError.translatingQueryError(error, path: db.connection.path)
         }
     }
 
@@ -81,13 +116,27 @@ extension DatabaseManager {
                 maximum: configuration.maximumReaderCount))
     }
 
-    private func run<T: Sendable>(
-        on queue: DispatchQueue, _ work: @escaping @Sendable (InterruptHandle) throws -> T
+    /// Runs `work` on one of `executor`'s threads and awaits it, the awaiting Task suspended
+    /// (its cooperative thread free) meanwhile. A cancel interrupts the running statement, or
+    /// takes the work out of the queue if no thread has started it.
+    func run<T: Sendable>(
+        on executor: ThreadExecutor, threads: Int, _ work: @escaping @Sendable (InterruptHandle) throws -> T
     ) async throws -> T {
         let handle = InterruptHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                queue.async { continuation.resume(with: Result { try work(handle) }) }
+                let job = ThreadExecutor.Job(
+                    run: {
+                        continuation.resume(
+                            with: Result {
+                                if handle.isCancelled { throw CancellationError() }
+                                return try work(handle)
+                            })
+                    },
+                    cancel: { continuation.resume(throwing: CancellationError()) })
+                // Queued first: a cancel from now on (or already) finds the job to take out.
+                executor.submit(job, maximumThreads: threads)
+                handle.onInterrupt { executor.withdraw(job) }
             }
         } onCancel: {
             handle.interrupt()

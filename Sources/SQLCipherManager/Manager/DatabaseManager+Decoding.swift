@@ -8,17 +8,17 @@ extension DatabaseManager {
     /// try manager.execute("UPDATE note SET title = :title WHERE id = :id", arguments: ["title": "Hi", "id": 1])
     /// ```
     public func execute(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws {
-        try withDatabase { try $0.execute(sql, arguments: arguments) }
+        try writer { try $0.execute(sql, arguments: arguments) }
     }
 
     /// Every row of a query with parameters bound by name.
     public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
-        try withDatabase { try $0.fetchAll(sql, arguments: arguments) }
+        try query { try $0.fetchAll(sql, arguments: arguments) }
     }
 
     /// The first row of a query with parameters bound by name, or `nil`.
     public func fetchOne(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
-        try withDatabase { try $0.fetchOne(sql, arguments: arguments) }
+        try query { try $0.fetchOne(sql, arguments: arguments) }
     }
 
     /// Every row of a query decoded as `T` (see ``Row/decode(_:)``).
@@ -30,28 +30,28 @@ extension DatabaseManager {
     public func fetchAll<T: Decodable>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> [T] {
-        try withDatabase { try $0.decodeAll(type, sql, .positional(arguments)) }
+        try query { try $0.decodeAll(type, sql, .positional(arguments)) }
     }
 
     /// Every row of a query with parameters bound by name, decoded as `T`.
     public func fetchAll<T: Decodable>(
         _ type: T.Type, _ sql: String, arguments: [String: (any DatabaseValueConvertible)?]
     ) throws -> [T] {
-        try withDatabase { try $0.decodeAll(type, sql, .named(arguments)) }
+        try query { try $0.decodeAll(type, sql, .named(arguments)) }
     }
 
     /// The first row of a query decoded as `T`, or `nil` when there is no row.
     public func fetchOne<T: Decodable>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        try withDatabase { try $0.decodeFirst(type, sql, .positional(arguments)) }
+        try query { try $0.decodeFirst(type, sql, .positional(arguments)) }
     }
 
     /// The first row of a query with parameters bound by name decoded as `T`, or `nil`.
     public func fetchOne<T: Decodable>(
         _ type: T.Type, _ sql: String, arguments: [String: (any DatabaseValueConvertible)?]
     ) throws -> T? {
-        try withDatabase { try $0.decodeFirst(type, sql, .named(arguments)) }
+        try query { try $0.decodeFirst(type, sql, .named(arguments)) }
     }
 
     /// The first column of the first row as a `T`, or an ``SQLiteError`` that says why not (no
@@ -59,6 +59,6 @@ extension DatabaseManager {
     public func decodeScalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T {
-        try withDatabase { try $0.decodeScalar(type, sql, .positional(arguments)) }
+        try query { try $0.decodeScalar(type, sql, .positional(arguments)) }
     }
 }

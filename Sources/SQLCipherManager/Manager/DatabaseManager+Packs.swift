@@ -7,14 +7,14 @@ extension DatabaseManager {
     /// variadic `execute(_:_:)`.
     @inlinable
     public func execute<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws {
-        try withDatabase { try $0.execute(sql, repeat each values) }
+        try writer { try $0.execute(sql, repeat each values) }
     }
 
     /// The first row of a query, or `nil`, with the arguments as a parameter pack (see
     /// `execute(_:_:)`).
     @inlinable
     public func fetchOne<each Value: DatabaseValueConvertible>(_ sql: String, _ values: repeat each Value) throws -> Row? {
-        try withDatabase { try $0.fetchOne(sql, repeat each values) }
+        try query { try $0.fetchOne(sql, repeat each values) }
     }
 
     /// The first column of the first row as a Swift type, or `nil`, with at least one argument,
@@ -23,6 +23,6 @@ extension DatabaseManager {
     public func scalar<T: DatabaseValueConvertible, First: DatabaseValueConvertible, each Value: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ first: First, _ values: repeat each Value
     ) throws -> T? {
-        try withDatabase { try $0.scalar(type, sql, first, repeat each values) }
+        try query { try $0.scalar(type, sql, first, repeat each values) }
     }
 }

@@ -1,63 +1,111 @@
 // MARK: - Queries
 
 extension DatabaseManager {
-    /// Runs `body` with the open database, holding the manager's lock for its whole duration so
-    /// no other thread interleaves statements.
+    /// Runs `body` with the open database (the writer), holding the manager's lock for its whole
+    /// duration so no other thread interleaves statements. Nested in another writer closure it
+    /// runs at once; inside a `read` closure it throws ``DatabaseManagerError/reentrantCall(_:inside:)``.
     ///
-    /// - Throws: ``DatabaseManagerError/notOpen`` when closed,
-    ///   ``DatabaseManagerError/databaseReplaced(path:)`` when another program re-encrypted and
-    ///   replaced the file under this connection (a replaced file is retired by the program
-    ///   that replaced it, so the next statement here fails; only then is the file's identity
-    ///   checked, one `stat`, so a call that succeeds costs nothing extra), or what `body` throws
-    ///   (statements throw ``SQLiteError``), except that a damaged page (`SQLITE_CORRUPT`,
-    ///   `SQLITE_NOTADB`) becomes ``DatabaseManagerError/corrupt(path:underlying:)`` and a lock
+    /// - Throws: ``DatabaseManagerError/notOpen`` when closed, or what `body` throws
+    ///   (statements throw ``SQLiteError``), except that a first page that no longer decrypts
+    ///   (`SQLITE_NOTADB`: another program re-keyed the file in place) becomes
+    ///   ``DatabaseManagerError/keyChanged(path:)`` (the connection is closed), a damaged page
+    ///   (`SQLITE_CORRUPT`) ``DatabaseManagerError/corrupt(path:underlying:)`` and a lock
     ///   held too long (`SQLITE_BUSY`, `SQLITE_LOCKED`) ``DatabaseManagerError/busy(path:underlying:)``,
     ///   with the path, as at open. The ``SQLiteError`` stays in `underlying`.
     public func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        try locked {
-            let db = try requireDatabase()
+        try writer { try body($0) }
+    }
+
+    /// ``withDatabase(_:)`` for the manager's own calls, `call` naming the public one in a
+    /// ``DatabaseManagerError/reentrantCall(_:inside:)``: refused inside a read closure (it
+    /// would wait for the lock while a close may be waiting for that read), nested inside a
+    /// writer closure (the lock is recursive).
+    @usableFromInline
+    func writer<T>(_ call: String = #function, _ body: (Database) throws -> T) throws -> T {
+        if case .reader = lock.innermostScope {
+            throw DatabaseManagerError.reentrantCall(call, inside: "read")
+        }
+        return try lock.within(.writer, close: close) { try withWriterConnection(body) }
+    }
+
+    /// The writer under the lock, its errors translated; no closure scope of its own.
+    func withWriterConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let db = try requireDatabase()
+        defer { reportCommits(of: db) }
+        do {
+            return try body(db)
+        } catch let error as SQLiteError {
+            if let changed = keyChangeError(of: db, after: error) { throw changed }
+            throw DatabaseManagerError.translatingQueryError(error, path: databasePath ?? "")
+        }
+    }
+
+    /// Where the manager's read conveniences (`fetchAll`, `fetchOne`, `scalar`, `decodeScalar`…)
+    /// run: inside a read closure, on its connection; on a thread that holds the writer (a
+    /// writer closure, a migrator, a delegate callback), on the writer, seeing its uncommitted
+    /// changes; otherwise, on a WAL database, on a reader connection of the pool in autocommit
+    /// (one snapshot per call, never waiting behind a write), else on the writer.
+    @usableFromInline
+    func query<T>(_ body: (Database) throws -> T) throws -> T {
+        switch lock.innermostScope {
+        case .reader(let db?): return try onReader(db, body)
+        case .reader(nil), .writer: return try withWriterConnection(body)
+        case nil: break
+        }
+        // A reader that cannot be opened (the key changed under the manager…): the writer says why.
+        if !lock.isHeldByCurrentThread, let lease = try? readers.acquire() {
             do {
-                return try body(db)
+                defer { readers.release(lease) }
+                return try body(Database(connection: lease.connection))
+            } catch let error as SQLiteError where error.code == .notADatabase {
+                // Page 1 no longer decrypts: the writer finds out whether the key changed
+                // (keyChanged, the manager closed) or the file is damaged.
             } catch let error as SQLiteError {
-                if let replaced = replacementError(of: db) { throw replaced }
-                throw DatabaseManagerError.translatingQueryError(error, path: databasePath ?? "")
+                throw DatabaseManagerError.translatingQueryError(error, path: lease.connection.path)
             }
         }
+        return try withWriterConnection(body)
     }
 
     /// Runs `body` in a transaction (see ``Database/transaction(_:_:)``): commit on return,
     /// rollback on throw, savepoints when nested.
+    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
     public func transaction<T>(
         _ kind: Database.TransactionKind = .deferred, _ body: (Database) throws -> T
     ) throws -> T {
-        try withDatabase { try $0.transaction(kind, body) }
+        try writer { try $0.transaction(kind, body) }
     }
 
-    /// Runs one statement with bound arguments.
+    /// Runs one statement with bound arguments, on the writer.
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try withDatabase { try $0.execute(sql, values: arguments) }
+        try writer { try $0.execute(sql, values: arguments) }
     }
 
-    /// Runs a script of several statements, without arguments.
+    /// Runs a script of several statements, without arguments, on the writer.
     public func executeScript(_ sql: String) throws {
-        try withDatabase { try $0.executeScript(sql) }
+        try writer { try $0.executeScript(sql) }
     }
 
-    /// Every row of a query.
+    /// Every row of a query; on a WAL database read through the reader pool (see ``read(_:)-9gdfk``):
+    /// it never waits behind a write. The same holds for `fetchOne`, `scalar`, `decodeScalar` and
+    /// the decoding fetches. The writer's own connection state (a temporary table,
+    /// `last_insert_rowid()`, a pragma set on it) is read inside `write { }` or `withDatabase { }`.
     public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
         let values = arguments.map { $0?.databaseValue ?? .null }
-        return try withDatabase { try $0.fetchAll(sql, arguments: values) }
+        return try query { try $0.fetchAll(sql, arguments: values) }
     }
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try withDatabase { try $0.fetchOne(sql, values: arguments) }
+        try query { try $0.fetchOne(sql, values: arguments) }
     }
 
     /// The first column of the first row as a Swift type, or `nil`.
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        try withDatabase { try $0.fetchOne(sql, values: arguments).flatMap { $0.value(0, as: T.self) } }
+        try query { try $0.fetchOne(sql, values: arguments).flatMap { $0.value(0, as: T.self) } }
     }
 }

@@ -3,7 +3,7 @@
 extension DatabaseManager {
     /// The schema version stored in the file: `PRAGMA user_version` (the original's `schemaVersion`).
     public var schemaVersion: Int {
-        get throws { try withDatabase { try $0.schemaVersion } }
+        get throws { try query { try $0.schemaVersion } }
     }
 
     /// Sets the schema version: `PRAGMA user_version = N`.
@@ -11,7 +11,7 @@ extension DatabaseManager {
         guard version >= 0 else {
             throw DatabaseManagerError.invalidOption(name: "schemaVersion", reason: "must be 0 or more, got \(version)")
         }
-        try withDatabase { try $0.setSchemaVersion(version) }
+        try writer { try $0.setSchemaVersion(version) }
     }
 
     /// Hands the open database to a schema migrator when its `user_version` differs from the

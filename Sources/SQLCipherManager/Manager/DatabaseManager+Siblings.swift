@@ -105,27 +105,17 @@ extension DatabaseManager {
         }
     }
 
-    // MARK: - A file replaced by another program
+    // MARK: - A file re-keyed by another program
 
-    /// ``DatabaseManagerError/databaseReplaced(path:)`` when the open file was replaced (or
-    /// removed) under the connection: then the connection is closed without touching the new
-    /// file's sidecars and the delegate hears `didEncounterDatabaseError`. `nil` otherwise.
-    ///
-    /// A file retired but not yet replaced (``SourceWriteLock/isRetired(_:)``: the replace is
-    /// between its retire and its rename) gives ``DatabaseManagerError/operationInProgress(path:)``
-    /// while the replacing program runs, and the connection stays (its next failing call, once
-    /// the copy is in, reports the replacement); once that program is gone (it died there, and
-    /// the next open's recovery installs the copy) it counts as replaced.
-    func replacementError(of db: Database) -> DatabaseManagerError? {
-        if !db.connection.fileWasReplaced {
-            guard SourceWriteLock.isRetired(db.connection) else { return nil }
-            let path = FileSystem.resolvedPath(db.connection.path)
-            if OperationLock.isHeld(for: path) { return .operationInProgress(path: db.connection.path) }
-        }
-        let error = DatabaseManagerError.databaseReplaced(path: db.connection.path)
-        db.connection.keepWALOnClose()
+    /// ``DatabaseManagerError/keyChanged(path:)`` when `error` is `SQLITE_NOTADB`: page 1 no
+    /// longer decrypts with this connection's key, because another program re-keyed the file in
+    /// place (a file is never replaced while another connection has it open). The connection is
+    /// closed and the delegate hears it. `nil` otherwise.
+    func keyChangeError(of db: Database, after error: SQLiteError) -> DatabaseManagerError? {
+        guard error.code == .notADatabase else { return nil }
+        let changed = DatabaseManagerError.keyChanged(path: db.connection.path)
         closeConnection()
-        notify(.databaseError(error))
-        return error
+        notify(.databaseError(changed))
+        return changed
     }
 }

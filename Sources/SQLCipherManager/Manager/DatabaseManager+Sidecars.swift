@@ -32,7 +32,11 @@ import Foundation
 ///    of pages and pass `quick_check` (which checks every page's HMAC). Only then does the real
 ///    open go ahead and SQLite replay the real sidecar, exactly as it did on the copy. If the
 ///    copy fails but the main file alone (immutable) opens and checks with the key, the sidecar
-///    is foreign: ``DatabaseManagerError/foreignSidecar(path:sidecar:)``. If the main file alone
+///    is foreign: ``DatabaseManagerError/foreignSidecar(path:sidecar:)`` — unless the sidecar's
+///    page 1 carries the file's own salt and the replayed page 1 does not decrypt: then the key
+///    was changed in place (a committed rekey in the `-wal`, or a rolled-back one whose journal
+///    is under the old key) and the key given is wrong for the database as SQLite will see it
+///    (``DatabaseManagerError/incorrectPasswordOrSettings(path:)``). If the main file alone
 ///    fails too, that error is reported (a wrong password, a damaged file). Either way nothing
 ///    beside the database changed.
 ///
@@ -66,8 +70,9 @@ extension DatabaseManager {
             probe.unlockMainFile()
             try candidate.verify(path, mode: .readOnlyImmutable, thorough: configuration.checksIntegrityOnOpen)
         case .replayable(let sidecar):
-            let scratch = try FileSystem.makeScratchDirectory()
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let scratchFolder = try FileSystem.ScratchFolder(beside: path)
+            defer { scratchFolder.remove() }
+            let scratch = scratchFolder.path
             let copy = scratch + "/" + (path as NSString).lastPathComponent
             do {
                 for suffix in ["-journal", "-wal"] where FileSystem.size(of: path + suffix) != nil {
@@ -138,9 +143,17 @@ extension DatabaseManager {
             do {
                 try verify(copy, mode: .readWrite, thorough: true)
             } catch {
-                switch DatabaseManagerError(diagnosing: error, path: copy) {
+                let failure = DatabaseManagerError(diagnosing: error, path: copy)
+                switch failure {
                 case .incorrectPasswordOrSettings, .notADatabase, .corrupt: break
                 case let other: throw other
+                }
+                // The database's own sidecar, and page 1 after it does not decrypt: a key
+                // changed in place (and committed there), so the key given is not the one now.
+                if case .incorrectPasswordOrSettings = failure, let salt = KeyDerivation.salt(ofFileAt: path),
+                    DatabaseManager.sidecar(sidecar, holdsPageOneWithSalt: salt)
+                {
+                    throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
                 }
                 try verify(path, mode: .readOnlyImmutable, thorough: true)
                 throw DatabaseManagerError.foreignSidecar(path: path, sidecar: sidecar)

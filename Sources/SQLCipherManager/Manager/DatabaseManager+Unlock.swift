@@ -18,6 +18,8 @@ extension DatabaseManager {
         path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         do {
+            // Before the sidecar check's own probe reads (and may roll back) a -journal.
+            try FileSystem.refuseLinkedSidecars(of: path)
             try checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)
@@ -31,6 +33,8 @@ extension DatabaseManager {
     ) throws -> Connection {
         let connection: Connection
         do {
+            // SQLite creates its -journal, -wal and -shm itself, following a link planted there.
+            try FileSystem.refuseLinkedSidecars(of: path)
             connection = try Connection(path: path, mode: mode)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)

@@ -19,22 +19,29 @@ import Foundation
 /// ```
 ///
 /// Thread safety: every method may be called from any thread; calls are serialised by a
-/// recursive lock, so delegate callbacks and migrators may call back into the manager.
+/// recursive lock, so delegate callbacks and migrators may call back into the manager. From
+/// inside its own `read`, `write`, `transaction` or `withDatabase` closures, a query runs on the
+/// closure's connection (a nested read sees what the closure sees), ``close()`` waits for the
+/// outermost closure to return, and a call that would wait for the closure or change the
+/// connection under it (open, rekey, a write inside a read…) throws
+/// ``DatabaseManagerError/reentrantCall(_:inside:)`` at once: never a deadlock.
 ///
 /// ## Topics
 ///
 /// ### Flows
-/// - ``create(password:)``
-/// - ``open(password:)``
+/// - ``create(password:)-(String)``
+/// - ``open(password:)-(String)``
 /// - ``create(rawKey:)``
 /// - ``open(rawKey:)``
 /// - ``openWithCachedKey()``
 /// - ``reopen()``
 /// - ``close()``
+/// - ``close(forgettingKey:)``
 ///
 /// ### Queries
 /// - ``withDatabase(_:)``
-/// - ``transaction(_:_:)``
+/// - ``transaction(_:_:)-252wc``
+/// - ``transaction(_:_:)-1wpr2``
 /// - ``execute(_:_:)-(_,Value)``
 /// - ``fetchAll(_:_:)``
 /// - ``fetchAll(_:_:_:)``
@@ -46,31 +53,50 @@ import Foundation
 /// - ``migrate(using:)``
 ///
 /// ### Keys and encryption (crash-safe, export-based)
-/// - ``rekey(password:options:progress:)``
+/// - ``rekey(password:options:progress:)-(String,_,_)``
 /// - ``rekey(rawKey:options:progress:)``
 /// - ``rekey(key:options:progress:)``
 /// - ``decrypt(to:progress:)``
+/// - ``backup(to:key:options:progress:)-2vlr9``
+/// - ``BackupKey``
 /// - ``cipherInfo``
 ///
 /// Encrypting a plaintext file and recovering an interrupted operation need no manager: they
 /// are in ``DatabaseTools``.
 public final class DatabaseManager: @unchecked Sendable {
-    // @unchecked: every stored property below is read and written only under `lock`.
+    // @unchecked: every stored property below is read and written only under `lock`, except
+    // the settings and flags marked as under `stateLock` (never held while waiting for anything).
 
     /// The shared instance (the original's `+sharedManager`). Set ``databaseURL`` before use.
     public static let shared = DatabaseManager()
 
-    let lock = NSRecursiveLock()
+    let lock = ManagerLock()
+    /// Guards the settings and the two flags below: held only to copy a value, so that a call
+    /// from inside a read closure can read them while another thread holds `lock`.
+    private let stateLock = NSLock()
+    private var _isOpen = false
+    private var _hasCachedKey = false
     private var _databaseURL: URL?
     private var _configuration: DatabaseConfiguration
     private weak var _delegate: (any DatabaseManagerDelegate)?
     private var _schemaMigrator: (any SchemaMigrator)?
     /// The open connection's façade, `nil` when closed. Kept in the ``SiblingRegistry``.
     var database: Database? {
-        didSet { SiblingRegistry.shared.update(self, identity: database?.connection.identity) }
+        didSet {
+            stateLock.withLock { _isOpen = database != nil }
+            SiblingRegistry.shared.update(self, identity: database?.connection.identity)
+            _ = database?.connection.trackChanges()
+            // A new writer (a key change, a sibling's reopen): the observations read again, with it.
+            if database != nil { observations.changedElsewhere() }
+        }
     }
     /// The key of the open (or last open) database; zeroed when replaced or on close.
-    var cachedKey: SecretBytes?
+    var cachedKey: SecretBytes? {
+        didSet { stateLock.withLock { _hasCachedKey = cachedKey != nil } }
+    }
+    /// On a key-slot database opened with a password: that password's digest
+    /// (``passwordDigest(of:)``), for ``isCurrentPassword(_:)-(String)``. Kept and dropped with ``cachedKey``.
+    var passwordDigest: SecretBytes?
     /// The raw key derived from ``cachedKey`` for the open file's salt (see
     /// `DatabaseManager+DerivedKey.swift`): further connections need no PBKDF2. Zeroed on close.
     var derivedKey: KeyDerivation.Derived?
@@ -78,10 +104,15 @@ public final class DatabaseManager: @unchecked Sendable {
     let readers = ReaderPool()
     /// The streams of ``events()``.
     let eventStreams = EventStreams()
-    /// Where the `async` reads and writes run: threads of the manager's own, never the
-    /// cooperative pool's (`read` may wait for a connection, `write` for the lock).
-    let readQueue = DispatchQueue(label: "SQLCipherManager.read", attributes: .concurrent)
-    let writeQueue = DispatchQueue(label: "SQLCipherManager.write")
+    /// The running ``observe(_:)`` observations.
+    let observations = ObservationCenter()
+    /// Where the `async` reads and writes run: threads of the manager's own (up to one per
+    /// reader connection, one for the writer), never a Dispatch queue, whose threads on Linux
+    /// come out of the same width-limited pool as the cooperative executor's.
+    let readExecutor = ThreadExecutor(name: "SQLCipher.read")
+    let writeExecutor = ThreadExecutor(name: "SQLCipher.write")
+    /// Where the `async` backups run, one at a time: a long copy never holds a reader's or the writer's thread.
+    let backupExecutor = ThreadExecutor(name: "SQLCipher.backup")
 
     /// Creates a manager for the database at `url`.
     public init(url: URL? = nil, configuration: DatabaseConfiguration = DatabaseConfiguration()) {
@@ -90,44 +121,64 @@ public final class DatabaseManager: @unchecked Sendable {
     }
 
     deinit {
+        readExecutor.shutDown()
+        writeExecutor.shutDown()
+        backupExecutor.shutDown()
         eventStreams.finish()
+        observations.finishAll()
         SiblingRegistry.shared.update(self, identity: nil)
         database?.connection.close()
     }
 
-    /// Runs `body` while holding the manager's recursive lock.
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` while holding the manager's recursive lock: the flows (open, create, rekey…),
+    /// which install or replace the connection. Refused inside one of the manager's closures on
+    /// this thread (``DatabaseManagerError/reentrantCall(_:inside:)``), where it would wait for
+    /// the closure or change the connection under it.
+    func locked<T>(_ call: String = #function, _ body: () throws -> T) throws -> T {
+        if let scope = lock.innermostScope {
+            throw DatabaseManagerError.reentrantCall(call, inside: ManagerLock.name(of: scope))
+        }
         lock.lock()
         defer { lock.unlock() }
         return try body()
     }
+
+    /// ``locked(_:_:)`` for a body that cannot fail (it only reads state), so never refused.
+    func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// Copies or sets a value guarded by `stateLock`.
+    private func state<T>(_ body: () -> T) -> T { stateLock.withLock(body) }
 
     // MARK: - Configuration
 
     /// The database file (the original's `databaseUrl` / `databasePath`). A change takes effect
     /// at the next create or open.
     public var databaseURL: URL? {
-        get { locked { _databaseURL } }
-        set { locked { _databaseURL = newValue } }
+        get { state { _databaseURL } }
+        set { state { _databaseURL = newValue } }
     }
 
     /// Cipher options, busy timeout, foreign keys and password policy. A change takes effect at
     /// the next create or open.
     public var configuration: DatabaseConfiguration {
-        get { locked { _configuration } }
-        set { locked { _configuration = newValue } }
+        get { state { _configuration } }
+        set { state { _configuration = newValue } }
     }
 
     /// Receives events; held weakly, as in the original.
     public var delegate: (any DatabaseManagerDelegate)? {
-        get { locked { _delegate } }
-        set { locked { _delegate = newValue } }
+        get { state { _delegate } }
+        set { state { _delegate = newValue } }
     }
 
     /// Brings the schema up to date after each create and open; `nil` leaves the schema alone.
     public var schemaMigrator: (any SchemaMigrator)? {
-        get { locked { _schemaMigrator } }
-        set { locked { _schemaMigrator = newValue } }
+        get { state { _schemaMigrator } }
+        set { state { _schemaMigrator = newValue } }
     }
 
     /// The database file's path, or `nil` when no URL is set.
@@ -141,7 +192,7 @@ public final class DatabaseManager: @unchecked Sendable {
     // MARK: - State
 
     /// `true` while a database is open and unlocked (the original's `isDatabaseUnlocked`).
-    public var isOpen: Bool { locked { database != nil } }
+    public var isOpen: Bool { state { _isOpen } }
 
     /// `true` when a file exists at ``databaseURL`` (the original's `databaseExists`).
     public var databaseExists: Bool {
@@ -152,17 +203,43 @@ public final class DatabaseManager: @unchecked Sendable {
     /// The database file's size in bytes, or `nil` when there is no file.
     public var databaseSize: Int64? { databasePath.flatMap { DatabaseFile(path: $0).size } }
 
-    /// `true` when a key from the last successful create, open or rekey is cached.
-    public var hasCachedKey: Bool { locked { cachedKey != nil } }
+    /// `true` when a key from the last successful create, open or rekey is cached (until `close(forgettingKey: true)`).
+    public var hasCachedKey: Bool { state { _hasCachedKey } }
 
     // MARK: - Closing
 
-    /// Closes the database (`sqlite3_close_v2`) and forgets the cached key, zeroing it.
+    /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and keeps the cached
+    /// key, as the original's `closeDatabase` kept its cached password: ``openWithCachedKey()``
+    /// opens it again without asking. For an app going to the background, say. To forget the
+    /// key as well, ``close(forgettingKey:)``. Fires `didCloseDatabase` (``DatabaseEvent/closed``) when a
+    /// database was open; on a closed manager it does nothing.
+    ///
+    /// Called from inside one of the manager's own closures, it takes effect once the outermost
+    /// of them on this thread has returned (a write commits first): closing at once would pull
+    /// the connection from under the closure, or wait for it forever.
     public func close() {
+        if lock.requestClose() { return }
         locked {
+            let wasOpen = database != nil
             closeConnection()
+            if wasOpen { notify(.closed) }
+        }
+    }
+
+    /// Closes the database as ``close()`` does, then, with `forgettingKey`, forgets the cached key
+    /// — the database is locked: its bytes, and the
+    /// derived key's, are zeroed (unless a sibling manager on the same file still holds them),
+    /// and the next open needs the password or key again. For an app's "lock" command or an
+    /// idle timeout. Fires `didCloseDatabase` when a database was open, then `didForgetKey`
+    /// (``DatabaseEvent/keyForgotten``) when a key was cached.
+    public func close(forgettingKey: Bool) {
+        locked {
+            close()
+            guard forgettingKey, cachedKey != nil else { return }
             cachedKey = nil
+            passwordDigest = nil
             derivedKey = nil
+            notify(.keyForgotten)
         }
     }
 
@@ -183,7 +260,8 @@ public final class DatabaseManager: @unchecked Sendable {
 
     /// Calls the delegate, if any, under the lock.
     func notify(_ event: DatabaseEvent) {
-        if let delegate = _delegate { event.deliver(to: delegate, from: self) }
+        if let delegate = state({ _delegate }) { event.deliver(to: delegate, from: self) }
         eventStreams.yield(event)
+        if event == .closed { observations.finishAll() }
     }
 }

@@ -12,6 +12,8 @@
 /// - open: `didOpenDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
 /// - a failed create/open/migration (not a wrong or invalid password): `didEncounterDatabaseError`
 /// - rekey: `willRekeyDatabase` → `didRekeyDatabase`, or `willRekeyDatabase` → `didEncounterRekeyError`
+/// - close: `didCloseDatabase` (when a database was open); `close(forgettingKey: true)`:
+///   `didCloseDatabase` → `didForgetKey` (each when there was something to close or forget)
 public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     /// A new database file was created and is open (the original's `didCreateDatabase`).
     func databaseManagerDidCreateDatabase(_ manager: DatabaseManager)
@@ -30,6 +32,12 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
     /// The schema migrator moved the schema from one version to another.
     func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
+    /// The open database was closed (``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
+    /// ``DatabaseManager/reopen()``, a failed migration); the key stays cached. Not in the original,
+    /// whose `closeDatabase` told nobody.
+    func databaseManagerDidCloseDatabase(_ manager: DatabaseManager)
+    /// ``DatabaseManager/close(forgettingKey:)`` forgot the cached key: the next open needs the password again.
+    func databaseManagerDidForgetKey(_ manager: DatabaseManager)
 }
 
 // MARK: - Default implementations
@@ -51,4 +59,8 @@ extension DatabaseManagerDelegate {
     public func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
     /// Does nothing by default.
     public func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+    /// Does nothing by default.
+    public func databaseManagerDidCloseDatabase(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
+    public func databaseManagerDidForgetKey(_ manager: DatabaseManager) {}
 }

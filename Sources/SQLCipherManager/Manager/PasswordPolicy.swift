@@ -3,24 +3,31 @@ import Foundation
 // MARK: - PasswordPolicy
 
 /// Decides whether a new password may be used: checked when a database is created
-/// (``DatabaseManager/create(password:)``, ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)``,
+/// (``DatabaseManager/create(password:)-(String)``, ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``,
 /// adopting a plaintext file on open) and when the password changes
-/// (``DatabaseManager/rekey(password:options:progress:)``).
+/// (``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``).
 ///
 /// It is not checked when an existing database is opened: a short wrong password at login is
-/// reported as ``DatabaseManagerError/incorrectPasswordOrSettings(path:)``, and an app that
-/// tightens its policy in an update does not lock out users whose password predates it. Only
-/// a blank password is refused on open too (``DatabaseManagerError/invalidPassword(reason:)``),
-/// as no database can have one: SQLCipher treats an empty key as "no encryption".
+/// reported as ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, and an app that
+/// tightens its policy in an update does not lock out users whose password predates it. An
+/// empty password is reported the same way, without being tried: SQLCipher treats an empty key
+/// as "no encryption", so no encrypted database has one.
 ///
 /// The default is the original SQLCipherManager's rule (`+passwordIsValid:`): not blank after
 /// trimming whitespace (here: and newlines).
 public struct PasswordPolicy: Sendable {
     private let rule: @Sendable (String) -> String?
+    /// `true` for ``default``: only the blank check, which needs no `String` of an ASCII password.
+    let checksOnlyBlank: Bool
 
     /// A policy from a rule that returns `nil` for a valid password, or the reason it is not.
     public init(_ rule: @escaping @Sendable (String) -> String?) {
+        self.init(rule, checksOnlyBlank: false)
+    }
+
+    private init(_ rule: @escaping @Sendable (String) -> String?, checksOnlyBlank: Bool) {
         self.rule = rule
+        self.checksOnlyBlank = checksOnlyBlank
     }
 
     /// The reason the password is invalid, or `nil` when it is valid.
@@ -28,15 +35,9 @@ public struct PasswordPolicy: Sendable {
         Self.blankReason(password) ?? rule(password)
     }
 
-    /// The rule every policy starts with, and the only one applied when opening: not blank.
+    /// The rule every policy starts with: not blank.
     static func blankReason(_ password: String) -> String? {
         password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "it is empty or only whitespace" : nil
-    }
-
-    /// Throws ``DatabaseManagerError/invalidPassword(reason:)`` for a blank password, whatever the
-    /// policy: the check made when opening an existing database.
-    static func validateForOpening(_ password: String) throws {
-        if let reason = blankReason(password) { throw DatabaseManagerError.invalidPassword(reason: reason) }
     }
 
     /// `true` when the policy accepts the password.
@@ -50,7 +51,7 @@ public struct PasswordPolicy: Sendable {
     // MARK: - Policies
 
     /// Not blank after trimming whitespace and newlines (the original's rule).
-    public static let `default` = PasswordPolicy { _ in nil }
+    public static let `default` = PasswordPolicy({ _ in nil }, checksOnlyBlank: true)
 
     /// Not blank, and at least `count` characters (grapheme clusters).
     public static func minimumLength(_ count: Int) -> PasswordPolicy {

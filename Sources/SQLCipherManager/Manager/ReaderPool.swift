@@ -43,6 +43,9 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// How many connections the pool may hold at once (how many threads async reads need).
+    var maximumReaders: Int { condition.withLock { maximum } }
+
     /// Lends a connection: an idle one, or a new one, waiting while the pool is full; `nil`
     /// when the pool is not configured (then the caller reads on the writer).
     func acquire() throws -> Lease? {
@@ -112,11 +115,12 @@ final class ReaderPool: @unchecked Sendable {
 /// Lets another thread interrupt the statement a reader or writer is running (`sqlite3_interrupt`,
 /// which SQLite documents as safe to call from any thread), for Task cancellation.
 final class InterruptHandle: @unchecked Sendable {
-    // @unchecked: `connection` and `isCancelled` are read and written only under `lock`; the
+    // @unchecked: `connection`, `cancelled` and `whenInterrupted` are read and written only under `lock`; the
     // connection is only interrupted from here, never used otherwise.
     private let lock = NSLock()
     private var connection: Connection?
     private var cancelled = false
+    private var whenInterrupted: (@Sendable () -> Void)?
 
     var isCancelled: Bool { lock.withLock { cancelled } }
 
@@ -143,10 +147,22 @@ final class InterruptHandle: @unchecked Sendable {
         }
     }
 
+    /// Sets what else ``interrupt()`` does (take queued work out of its queue); run at once if
+    /// the handle was interrupted already.
+    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
+        let already = lock.withLock {
+            whenInterrupted = action
+            return cancelled
+        }
+        if already { action() }
+    }
+
     func interrupt() {
-        lock.withLock {
+        let action = lock.withLock {
             cancelled = true
             connection?.interrupt()
+            return whenInterrupted
         }
+        action?()
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 
 /// Decodes one column: a property of a `Decodable` row, or a whole single-column row.
 ///
-/// ``DatabaseValueConvertible`` types (the integers, `Double`, `String`, `Data`, `Bool`…) read
-/// the value directly; the other integers and `Float` go through `Int64` / `Double` and must
+/// ``DatabaseValueConvertible`` types (the integers, `Double`, `String`, `Data`, `Bool`, `Date`,
+/// `UUID`, `URL`, `Decimal`…) read the value directly, never through their own `init(from:)`; the other integers and `Float` go through `Int64` / `Double` and must
 /// fit exactly; a `RawRepresentable` enum or any type that decodes from a single value works
 /// through those. A type that needs a keyed or unkeyed container (a nested struct, an array)
 /// is decoded from the column's text or blob as JSON.

@@ -111,7 +111,8 @@ public struct CursorRow {
 
     /// The row as a `Decodable` type: see ``Row/decode(_:)``.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try T(from: RowDecoder(columns: columns(checkedStatement())))
+        let columns = try columns(checkedStatement())
+        return try RowDecoder.decode(type, from: columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type))
     }
 
     /// A copy of the whole row, valid after the cursor moves on.

@@ -86,8 +86,9 @@ extension Database {
     func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
         try query(sql, arguments) { statement in
             let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
+            let oneValue = RowDecoder<StatementColumns>.readsOneValue(type)
             var results: [T] = []
-            while try statement.step() { results.append(try Self.decode(type, columns, sql: sql)) }
+            while try statement.step() { results.append(try Self.decode(type, columns, oneValue: oneValue, sql: sql)) }
             return results
         }
     }
@@ -95,7 +96,8 @@ extension Database {
     func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
         try query(sql, arguments) { statement in
             guard try statement.step() else { return nil }
-            return try Self.decode(type, StatementColumns(statement: statement, columnNames: statement.columnNames), sql: sql)
+            let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
+            return try Self.decode(type, columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type), sql: sql)
         }
     }
 
@@ -112,8 +114,8 @@ extension Database {
     }
 
     /// Decodes the current row; a decoding error gets the query's SQL.
-    private static func decode<T: Decodable>(_ type: T.Type, _ columns: StatementColumns, sql: String) throws -> T {
-        try withSQL(sql) { try T(from: RowDecoder(columns: columns)) }
+    private static func decode<T: Decodable>(_ type: T.Type, _ columns: StatementColumns, oneValue: Bool, sql: String) throws -> T {
+        try withSQL(sql) { try RowDecoder.decode(type, from: columns, oneValue: oneValue) }
     }
 
     /// Runs `body`, adding `sql` to an ``SQLiteError`` that has none.

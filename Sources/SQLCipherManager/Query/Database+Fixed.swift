@@ -2,7 +2,7 @@
 
 // The same calls as the parameter-pack `execute(_:_:)`, with one to eight values as plain generic
 // parameters: Swift prefers them to the pack, and binds them without copying a value (see
-// Statement+Fixed.swift). More values take the pack; a bare `nil`, the variadic overload.
+// Statement+Fixed.swift), texts and blobs lent to SQLite while it steps (Statement+Borrowed.swift). More values take the pack; a bare `nil`, the variadic overload.
 
 extension Database {
     /// Runs one statement with one bound argument, a value of its own Swift type (`sqlite3_bind_*`,
@@ -13,8 +13,7 @@ extension Database {
     @inlinable
     public func execute<A: DatabaseValueConvertible>(_ sql: String, _ a: A) throws {
         let statement = try statementToRebind(sql, count: 1)
-        try statement.bind(a)
-        try statement.runToEnd()
+        try statement.withBindings(a) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 2 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -25,8 +24,7 @@ extension Database {
     @inlinable
     public func execute<A: DatabaseValueConvertible, B: DatabaseValueConvertible>(_ sql: String, _ a: A, _ b: B) throws {
         let statement = try statementToRebind(sql, count: 2)
-        try statement.bind(a, b)
-        try statement.runToEnd()
+        try statement.withBindings(a, b) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 3 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -39,8 +37,7 @@ extension Database {
         _ sql: String, _ a: A, _ b: B, _ c: C
     ) throws {
         let statement = try statementToRebind(sql, count: 3)
-        try statement.bind(a, b, c)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 4 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -53,8 +50,7 @@ extension Database {
         _ sql: String, _ a: A, _ b: B, _ c: C, _ d: D
     ) throws {
         let statement = try statementToRebind(sql, count: 4)
-        try statement.bind(a, b, c, d)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c, d) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 5 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -68,8 +64,7 @@ extension Database {
         E: DatabaseValueConvertible
     >(_ sql: String, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
         let statement = try statementToRebind(sql, count: 5)
-        try statement.bind(a, b, c, d, e)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c, d, e) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 6 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -83,8 +78,7 @@ extension Database {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible
     >(_ sql: String, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws {
         let statement = try statementToRebind(sql, count: 6)
-        try statement.bind(a, b, c, d, e, f)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c, d, e, f) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 7 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -98,8 +92,7 @@ extension Database {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible
     >(_ sql: String, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) throws {
         let statement = try statementToRebind(sql, count: 7)
-        try statement.bind(a, b, c, d, e, f, g)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c, d, e, f, g) { try statement.runToEnd() }
     }
 
     /// Runs one statement with 8 bound arguments, each a value of its own Swift type (`sqlite3_bind_*`,
@@ -113,7 +106,6 @@ extension Database {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible, H: DatabaseValueConvertible
     >(_ sql: String, _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) throws {
         let statement = try statementToRebind(sql, count: 8)
-        try statement.bind(a, b, c, d, e, f, g, h)
-        try statement.runToEnd()
+        try statement.withBindings(a, b, c, d, e, f, g, h) { try statement.runToEnd() }
     }
 }

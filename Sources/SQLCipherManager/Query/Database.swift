@@ -1,7 +1,7 @@
 // MARK: - Database
 
 /// A handle on the open database, valid only inside the closure that receives it
-/// (``DatabaseManager/withDatabase(_:)``, ``DatabaseManager/transaction(_:_:)``, a
+/// (``DatabaseManager/withDatabase(_:)``, ``DatabaseManager/transaction(_:_:)-252wc``, a
 /// ``SchemaMigrator``). Do not keep it or pass it to another thread.
 ///
 /// Statements are prepared once and cached (`sqlite3_prepare_v2`), arguments are bound
@@ -82,7 +82,9 @@ public final class Database {
     ///
     /// The rows share their column names and are packed side by side in blocks of up to
     /// 16 KiB (a row of more than 4 KiB of values gets one of its own), so that many rows cost
-    /// few allocations; a kept row keeps its block alive.
+    /// few allocations; a kept row keeps its block alive. The connection keeps up to 32 MiB of
+    /// these blocks until it closes and reuses them once no row holds them, so repeated large
+    /// reads do not fault the same memory in again.
     public func fetchAll(_ sql: String, arguments: [DatabaseValue]) throws -> [Row] {
         try fetchAll(sql, .values(arguments))
     }
@@ -93,7 +95,7 @@ public final class Database {
         try query(sql, arguments) { statement in
             var rows: [Row] = []
             guard try statement.step() else { return rows }
-            var arena = RowArena(names: statement.currentColumnNames())
+            var arena = RowArena(names: statement.currentColumnNames(), pool: connection.rowBlocks)
             repeat {
                 rows.append(Row(storage: statement.rowStorage(in: &arena)))
             } while try statement.step()
@@ -145,8 +147,7 @@ public final class Database {
     public var isInTransaction: Bool { !connection.isClosed && !connection.isAutocommit }
 
     /// The schema version: `PRAGMA user_version` — a throwing property, as
-    /// ``DatabaseManager/schemaVersion`` is (it was a method `schemaVersion()` before; Swift
-    /// allows no method beside a property of the same name, so there is no deprecated alias).
+    /// ``DatabaseManager/schemaVersion`` is.
     public var schemaVersion: Int {
         get throws { try scalar(Int.self, "PRAGMA user_version") ?? 0 }
     }

@@ -2,7 +2,8 @@
 
 // The same call as the parameter-pack `execute(_:)`, with one to eight values as plain generic
 // parameters: Swift prefers them to the pack, and binds them without copying a value (see
-// Statement+Fixed.swift). More values take the pack.
+// Statement+Fixed.swift), texts and blobs lent to SQLite while it steps
+// (Statement+Borrowed.swift). More values take the pack.
 
 extension PreparedStatement {
     /// Binds one value (`sqlite3_bind_*`) and runs the statement to completion
@@ -13,8 +14,7 @@ extension PreparedStatement {
     @inlinable
     public func execute<A: DatabaseValueConvertible>(_ a: A) throws {
         try checkBinding(count: 1)
-        try statement.bind(a)
-        try run()
+        try statement.withBindings(a) { try run() }
     }
 
     /// Binds 2 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -25,8 +25,7 @@ extension PreparedStatement {
     @inlinable
     public func execute<A: DatabaseValueConvertible, B: DatabaseValueConvertible>(_ a: A, _ b: B) throws {
         try checkBinding(count: 2)
-        try statement.bind(a, b)
-        try run()
+        try statement.withBindings(a, b) { try run() }
     }
 
     /// Binds 3 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -39,8 +38,7 @@ extension PreparedStatement {
         throws
     {
         try checkBinding(count: 3)
-        try statement.bind(a, b, c)
-        try run()
+        try statement.withBindings(a, b, c) { try run() }
     }
 
     /// Binds 4 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -53,8 +51,7 @@ extension PreparedStatement {
         _ a: A, _ b: B, _ c: C, _ d: D
     ) throws {
         try checkBinding(count: 4)
-        try statement.bind(a, b, c, d)
-        try run()
+        try statement.withBindings(a, b, c, d) { try run() }
     }
 
     /// Binds 5 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -68,8 +65,7 @@ extension PreparedStatement {
         E: DatabaseValueConvertible
     >(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) throws {
         try checkBinding(count: 5)
-        try statement.bind(a, b, c, d, e)
-        try run()
+        try statement.withBindings(a, b, c, d, e) { try run() }
     }
 
     /// Binds 6 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -83,8 +79,7 @@ extension PreparedStatement {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible
     >(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) throws {
         try checkBinding(count: 6)
-        try statement.bind(a, b, c, d, e, f)
-        try run()
+        try statement.withBindings(a, b, c, d, e, f) { try run() }
     }
 
     /// Binds 7 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -98,8 +93,7 @@ extension PreparedStatement {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible
     >(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) throws {
         try checkBinding(count: 7)
-        try statement.bind(a, b, c, d, e, f, g)
-        try run()
+        try statement.withBindings(a, b, c, d, e, f, g) { try run() }
     }
 
     /// Binds 8 values (`sqlite3_bind_*`) and runs the statement to completion
@@ -113,7 +107,6 @@ extension PreparedStatement {
         E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible, H: DatabaseValueConvertible
     >(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) throws {
         try checkBinding(count: 8)
-        try statement.bind(a, b, c, d, e, f, g, h)
-        try run()
+        try statement.withBindings(a, b, c, d, e, f, g, h) { try run() }
     }
 }

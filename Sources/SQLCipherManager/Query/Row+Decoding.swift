@@ -32,11 +32,14 @@ extension Row {
     ///
     /// Each property reads like ``decode(_:column:)``; an optional property is `nil` for NULL
     /// or a missing column; a nested `Decodable` (a struct, an array) is read from the column's
-    /// JSON text. `Date` uses its own `Decodable` form: a REAL of seconds since 2001.
+    /// JSON text. A ``DatabaseValueConvertible`` type (`Date`, `UUID`, `URL`, `Decimal`,
+    /// `Data`…) reads as its `init?(databaseValue:)` says, as a property or as the whole row
+    /// (its first column), never through its own `Decodable` form: a `Date` is SQLite's date
+    /// text or Unix time, not Foundation's seconds since 2001.
     ///
     /// - Throws: ``SQLiteError`` `range` for a missing column, `mismatch` for a value that does
     ///   not fit, naming the column (never its value); or what the type's `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try T(from: RowDecoder(columns: self))
+        try RowDecoder.decode(type, from: self, oneValue: RowDecoder<Row>.readsOneValue(type))
     }
 }

@@ -10,6 +10,21 @@
 struct RowDecoder<Columns: ColumnReader>: Decoder {
     let columns: Columns
 
+    /// `true` when a row decodes into `T` as one column read through its
+    /// ``DatabaseValueConvertible`` conformance (`Date`, `UUID`, `URL`, `Decimal`, `Data`…),
+    /// not through its own `init(from:)` (Foundation's `Date` reads a Double of seconds since
+    /// 2001 there, `URL` and `Decimal` a keyed container). Asked once per query.
+    static func readsOneValue<T: Decodable>(_ type: T.Type) -> Bool {
+        type is any DatabaseValueConvertible.Type
+    }
+
+    /// The row as a `T`: its first column when `oneValue` (``readsOneValue(_:)``), otherwise
+    /// through `T(from:)` with each property from its column.
+    static func decode<T: Decodable>(_ type: T.Type, from columns: Columns, oneValue: Bool) throws -> T {
+        guard oneValue else { return try T(from: RowDecoder(columns: columns)) }
+        return try ColumnDecoder(columns: columns, index: columns.checkedIndex(0)).decode(type)
+    }
+
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 

@@ -14,7 +14,7 @@ extension RowView {
 
     /// The current row as a `Decodable` type, read in place: see ``Row/decode(_:)``.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try T(from: RowDecoder(columns: columns))
+        try RowDecoder.decode(type, from: columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type))
     }
 
     /// The row's columns for the shared readers and their errors.

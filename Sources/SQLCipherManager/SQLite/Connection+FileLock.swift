@@ -50,21 +50,12 @@ extension Connection {
         return reserved != 0
     }
 
-    /// `count` bytes of the main file from `offset` (`xRead`), through SQLite's own descriptor.
-    func readMainFile(count: Int, at offset: Int64) throws -> [UInt8] {
+    /// Flushes the main file to disk (`xSync`, full), through SQLite's own descriptor: a
+    /// descriptor of our own, once closed, would drop this process's locks on the file.
+    func syncMainFile() throws {
         let (file, methods) = try mainFile()
-        guard let read = methods.xRead else { return [] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        try bytes.withUnsafeMutableBytes { try check(read(file, $0.baseAddress, Int32(count), offset)) }
-        return bytes
-    }
-
-    /// Overwrites bytes of the main file at `offset` (`xWrite`), through SQLite's own
-    /// descriptor, bypassing the pager (and so the cipher): the raw bytes land as given.
-    func writeMainFile(_ bytes: [UInt8], at offset: Int64) throws {
-        let (file, methods) = try mainFile()
-        guard let write = methods.xWrite else { return }
-        try bytes.withUnsafeBytes { try check(write(file, $0.baseAddress, Int32(bytes.count), offset)) }
+        guard let sync = methods.xSync else { return }
+        try check(sync(file, SQLITE_SYNC_FULL))
     }
 
     /// Copies the main file's bytes (`xFileSize`, `xRead`) to a new private file at `destination`.
@@ -77,6 +68,7 @@ extension Connection {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset: sqlite3_int64 = 0
         while offset < size {
+            try Interruption.checkpoint()
             let count = Int(min(sqlite3_int64(buffer.count), size - offset))
             try buffer.withUnsafeMutableBytes { bytes in
                 try check(read(file, bytes.baseAddress, Int32(count), offset))

@@ -18,9 +18,11 @@ extension Connection {
             while current.pointee != 0 {
                 var stmt: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
-                let rc = sqlite3_prepare_v2(handle, current, -1, &stmt, &tail)
+                let (rc, access) = compileReporting { sqlite3_prepare_v2(handle, current, -1, &stmt, &tail) }
+                // A failed compile's tail is where the parser stopped (after the first word of
+                // `SELEC * FROM t`): the error names the whole statement instead.
+                guard rc == SQLITE_OK else { throw lastError(code: rc, sql: Self.statement(startingAt: current)) }
                 let sql = Self.text(from: current, to: tail)
-                try check(rc, sql: sql)
                 // SQLite always moves past what it compiled; never loop on the same text.
                 guard let next = tail, next > current else {
                     sqlite3_finalize(stmt)
@@ -28,7 +30,7 @@ extension Connection {
                 }
                 current = next
                 guard let stmt else { continue }
-                try body(Statement(handle: stmt, sql: sql, connection: self))
+                try body(makeStatement(stmt, sql: sql, access: access))
             }
         }
     }
@@ -41,6 +43,20 @@ extension Connection {
     }
 
     /// The text between two points of a C string, without surrounding whitespace.
+    /// The statement that starts at `start`: up to the first `;` that ends a complete statement
+    /// (`sqlite3_complete`, so a `;` in a string, a comment or a trigger body does not), else
+    /// the rest of the script.
+    static func statement(startingAt start: UnsafePointer<CChar>) -> String {
+        let rest = String(cString: start)
+        var searchFrom = rest.startIndex
+        while let semicolon = rest[searchFrom...].firstIndex(of: ";") {
+            let candidate = String(rest[...semicolon])
+            if sqlite3_complete(candidate) != 0 { return candidate.trimmingCharacters(in: .whitespacesAndNewlines) }
+            searchFrom = rest.index(after: semicolon)
+        }
+        return rest.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
         guard let end else { return String(cString: start).trimmingCharacters(in: .whitespacesAndNewlines) }
         let bytes = UnsafeRawBufferPointer(start: start, count: end - start)

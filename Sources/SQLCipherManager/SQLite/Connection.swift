@@ -60,6 +60,12 @@ final class Connection {
     /// The statements this connection has compiled, re-prepares included (an authorizer that
     /// only counts): how a statement knows its column names still hold.
     let compiles = CompileCounter()
+    /// The blocks of earlier `fetchAll`s, reused (RowBlockPool.swift).
+    let rowBlocks = RowBlockPool()
+    /// The tables this connection's commits change (``trackChanges()``), `nil` until asked for.
+    private(set) var changeTracker: ChangeTracker?
+    /// While ``recordingReads(_:)`` runs: the tables read by the cached statements it reused.
+    var observedReads: Set<String>?
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     init(path: String, mode: Mode) throws {
@@ -77,9 +83,10 @@ final class Connection {
         }
         handle = db
         self.path = path
+        Interruption.register(db)
         sqlite3_extended_result_codes(db, 1)
         identity = FileSystem.identity(of: path)
-        try check(csqlcipher_count_compiles(db, compiles.pointer))
+        try check(csqlcipher_install_authorizer(db, compiles.state))
     }
 
     deinit { close() }
@@ -128,7 +135,9 @@ final class Connection {
         for statement in statementCache.values { statement.finalize() }
         leasedStatements = []
         clearStatementCache()
-        sqlite3_close_v2(handle)
+        rowBlocks.drain()
+        changeTracker?.install(on: handle, false)
+        Interruption.unregister(handle) { sqlite3_close_v2(handle) }
         isClosed = true
     }
 
@@ -142,6 +151,15 @@ final class Connection {
         try check(sqlite3_key(handle, bytes.baseAddress, Int32(bytes.count)), sql: nil)
     }
 
+    /// Re-encrypts the main database with raw key bytes (`sqlite3_rekey`), the bytes not copied
+    /// or kept. SQLCipher 3.4.1 returns `SQLITE_OK` even when its page loop or its commit
+    /// failed, and then leaves the new key as this connection's write key: the caller must
+    /// check the outcome with another connection and, unless the new key opens the file,
+    /// close this one without writing again.
+    func rekey(_ bytes: UnsafeRawBufferPointer) throws {
+        try check(sqlite3_rekey(handle, bytes.baseAddress, Int32(bytes.count)), sql: nil)
+    }
+
     // MARK: - Statements
 
     /// Prepares one statement (`sqlite3_prepare_v2`); the caller owns it.
@@ -151,9 +169,11 @@ final class Connection {
     func prepare(_ sql: String) throws -> Statement {
         var stmt: OpaquePointer?
         var trailingStatement = false
+        var access: TableAccess?
         let rc = sql.withCString { start in
             var tail: UnsafePointer<CChar>?
-            let rc = sqlite3_prepare_v2(handle, start, -1, &stmt, &tail)
+            let (rc, reported) = compileReporting { sqlite3_prepare_v2(handle, start, -1, &stmt, &tail) }
+            access = reported
             if rc == SQLITE_OK, let tail, tail.pointee != 0 { trailingStatement = holdsStatement(tail) }
             return rc
         }
@@ -168,7 +188,7 @@ final class Connection {
                 message: "more than one statement given where one is expected; run several with executeScript or forEachStatement",
                 sql: sql)
         }
-        return Statement(handle: stmt, sql: sql, connection: self)
+        return makeStatement(stmt, sql: sql, access: access)
     }
 
     /// `true` when the text holds a statement (or something that fails to prepare), `false`
@@ -184,6 +204,7 @@ final class Connection {
     /// caller that rebinds every parameter (`clearingBindings: false`, no
     /// `sqlite3_clear_bindings`).
     func cachedStatement(_ sql: String, clearingBindings: Bool = true) throws -> Statement {
+        if observedReads != nil { return try observedStatement(sql) }
         if let statement = lastStatement, statement.sql == sql {
             clearingBindings ? statement.reset() : statement.resetKeepingBindings()
             return statement
@@ -193,6 +214,11 @@ final class Connection {
             lastStatement = statement
             return statement
         }
+        return try compileIntoCache(sql)
+    }
+
+    /// A new statement for `sql`, kept in the cache (replacing one there) and as the last used.
+    private func compileIntoCache(_ sql: String) throws -> Statement {
         let statement = try prepare(sql)
         statementCache[sql] = statement
         lastStatement = statement
@@ -204,8 +230,10 @@ final class Connection {
     /// new one when another cursor already steps it.
     func leaseStatement(_ sql: String) throws -> Statement {
         let statement: Statement
-        if let cached = statementCache.removeValue(forKey: sql) {
-            if lastStatement === cached { lastStatement = nil }
+        let removed = statementCache.removeValue(forKey: sql)
+        if let removed, lastStatement === removed { lastStatement = nil }
+        if let cached = removed, observedReads == nil || cached.readTables != nil {
+            observedReads?.formUnion(cached.readTables ?? [])
             cached.reset()
             statement = cached
         } else {
@@ -214,6 +242,45 @@ final class Connection {
         statement.isLeased = true
         leasedStatements.append(statement)
         return statement
+    }
+
+    /// ``cachedStatement(_:clearingBindings:)`` while ``recordingReads(_:)`` runs: the cached
+    /// statement when its compile reported its reads (added to ``observedReads``), else a new
+    /// one compiled now, which replaces it in the cache.
+    private func observedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql], let reads = statement.readTables {
+            observedReads?.formUnion(reads)
+            statement.reset()
+            lastStatement = statement
+            return statement
+        }
+        return try compileIntoCache(sql)
+    }
+
+    /// Runs `body` with the authorizer reporting the tables its statements read: those it
+    /// compiles, and those of the cached statements it reuses (compiled again when their reads
+    /// were not reported). Returns them with `body`'s result.
+    func recordingReads<T>(_ body: () throws -> T) throws -> (value: T, reads: Set<String>) {
+        let previous = compiles.reporting
+        compiles.reporting.insert(.reads)
+        compiles.access.reads = []
+        observedReads = []
+        defer {
+            compiles.reporting = previous
+            observedReads = nil
+        }
+        let value = try body()
+        return (value, compiles.access.reads.union(observedReads ?? []))
+    }
+
+    /// Starts seeing the tables this connection's commits change (``ChangeTracker``).
+    func trackChanges() -> ChangeTracker {
+        if let changeTracker { return changeTracker }
+        let tracker = ChangeTracker()
+        tracker.install(on: handle, true)
+        compiles.reporting.insert(.writes)
+        changeTracker = tracker
+        return tracker
     }
 
     /// Resets a statement ``leaseStatement(_:)`` handed out (its read lock is released) and puts
@@ -258,13 +325,6 @@ final class Connection {
 
     /// `sqlite3_get_autocommit`: `false` inside a transaction.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
-
-    /// `true` when the path now names another file than the one this connection opened (or
-    /// none): another program or manager replaced (or removed) the database under it.
-    var fileWasReplaced: Bool {
-        guard let identity else { return false }
-        return FileSystem.identity(of: path) != identity
-    }
 
     /// `sqlite3_interrupt`: makes a running statement fail with SQLITE_INTERRUPT.
     func interrupt() { sqlite3_interrupt(handle) }

@@ -35,6 +35,12 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
 // MARK: - DatabaseValueConvertible
 
 /// A Swift type that can be bound as a statement argument and read back from a column.
+///
+/// The integers, `Bool`, `Double`, `String`, `Data`, ``DatabaseValue`` and `Optional` conform
+/// here; `Date` (SQLite's `YYYY-MM-DD HH:MM:SS.SSS` UTC text; reads its other date texts and
+/// Unix time), `UUID` (a 16-byte blob; reads its text too), `URL` (text) and `Decimal` (text)
+/// beside them (DatabaseValue+Foundation.swift): each conformance says what it stores and what
+/// it accepts. A `Decodable` row reads its properties of these types through the conformance.
 public protocol DatabaseValueConvertible: Sendable {
     /// The value as SQLite stores it.
     var databaseValue: DatabaseValue { get }

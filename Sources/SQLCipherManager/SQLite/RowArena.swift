@@ -20,6 +20,8 @@ struct RowArena {
 
     /// The rows' column names, in every block's header.
     let names: [String]
+    /// Where full-size blocks come from (the connection's, reused across `fetchAll`s), or `nil`.
+    private let pool: RowBlockPool?
 
     private var buffer: RowStorage.Buffer?
     private var base: UnsafeMutableRawPointer?
@@ -29,7 +31,11 @@ struct RowArena {
     /// Bytes written into every block so far (the next block's size, up to the limit).
     private var total = 0
 
-    init(names: [String]) { self.names = names }
+    init(names: [String], pool: RowBlockPool? = nil) {
+        self.names = names
+        self.pool = pool
+        pool?.rewind()
+    }
 
     /// A storage for `count` columns and `byteCount` bytes in the current block (or a new
     /// one), and where to write it, once.
@@ -65,9 +71,13 @@ struct RowArena {
 
     private mutating func startBlock(atLeast size: Int) {
         let bytes = Swift.min(Self.blockLimit, Swift.max(size, total))
-        let names = names
-        let created = RowStorage.Buffer.create(minimumCapacity: bytes / 8) { _ in names }
-        let block = unsafeDowncast(created, to: RowStorage.Buffer.self)
+        let block: RowStorage.Buffer
+        if bytes == Self.blockLimit, let pool {
+            block = pool.take(names: names)
+        } else {
+            let names = names
+            block = unsafeDowncast(RowStorage.Buffer.create(minimumCapacity: bytes / 8) { _ in names }, to: RowStorage.Buffer.self)
+        }
         buffer = block
         base = block.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
         used = 0

@@ -39,11 +39,22 @@ final class Statement {
     /// statement cache never hands it to another call meanwhile.
     var isLeased = false
 
-    init(handle: OpaquePointer, sql: String, connection: Connection) {
+    /// The tables the statement reads, when its compile reported them (an observation's query).
+    let readTables: Set<String>?
+    /// What it writes and the connection's tracker, when the connection tracks its commits.
+    private let writes: (tables: TableAccess, tracker: ChangeTracker)?
+
+    init(handle: OpaquePointer, sql: String, connection: Connection, access: TableAccess? = nil) {
         self.handle = handle
         self.sql = sql
         self.connection = connection
         compiles = connection.compiles
+        readTables = connection.compiles.reporting.contains(.reads) ? access?.reads : nil
+        if let access, access.changesSchema || !access.writes.isEmpty, let tracker = connection.changeTracker {
+            writes = (TableAccess(writes: access.writes, changesSchema: access.changesSchema), tracker)
+        } else {
+            writes = nil
+        }
     }
 
     deinit { if !isFinalized { sqlite3_finalize(handle) } }
@@ -145,7 +156,7 @@ final class Statement {
 
     /// Only a failure needs the connection (an unowned reference, costly to load per value).
     @inline(__always)
-    private func check(bindResult rc: Int32) throws {
+    func check(bindResult rc: Int32) throws {
         if rc != SQLITE_OK { try bindFailed(rc) }
     }
 
@@ -194,7 +205,9 @@ final class Statement {
     /// Steps once (`sqlite3_step`): `true` when a row is available, `false` when done.
     @discardableResult
     func step() throws -> Bool {
+        try Interruption.checkpoint()
         generation &+= 1
+        if let writes, !steppedSinceReset { writes.tracker.willRun(writing: writes.tables) }
         steppedSinceReset = true
         let rc = sqlite3_step(handle)
         switch rc {
@@ -203,6 +216,7 @@ final class Statement {
         default:
             let error = connection.lastError(code: rc, sql: sql)
             sqlite3_reset(handle)
+            Interruption.noteFailedStep()
             throw error
         }
     }

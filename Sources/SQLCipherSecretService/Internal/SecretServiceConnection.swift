@@ -22,12 +22,10 @@ final class SecretServiceConnection: @unchecked Sendable {
         guard let opened = scm_service_open(&error) else {
             throw Self.failure(error, store: storeName, unavailable: true)
         }
-        service = OpaquePointer(opened)
+        service = opened
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(service)) }
-
-    private var proxy: UnsafeMutablePointer<SecretService> { UnsafeMutablePointer(service) }
 
     // MARK: Calls
 
@@ -45,7 +43,7 @@ final class SecretServiceConnection: @unchecked Sendable {
             unlock
             ? SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue | SECRET_SEARCH_LOAD_SECRETS.rawValue)
             : SECRET_SEARCH_ALL
-        let list = secret_service_search_sync(proxy, scm_key_schema(), attributes, flags, nil, &error)
+        let list = secret_service_search_sync(service, scm_key_schema(), attributes, flags, nil, &error)
         if let error { throw Self.failure(error, store: storeName, unavailable: true) }
         defer { scm_items_free(list) }
         var items: [OpaquePointer] = []
@@ -60,11 +58,10 @@ final class SecretServiceConnection: @unchecked Sendable {
     /// Copies an unlocked item's secret into a ``DatabaseKey`` (the `SecretValue` is released,
     /// and wiped by libsecret, before this returns).
     func key(of item: OpaquePointer, location: String) throws -> DatabaseKey {
-        let pointer = UnsafeMutablePointer<SecretItem>(item)
-        guard secret_item_get_locked(pointer) == 0 else {
+        guard secret_item_get_locked(item) == 0 else {
             throw KeyStoreError.locked(store: storeName, reason: "the collection holding '\(location)' is locked")
         }
-        guard let value = secret_item_get_secret(pointer) else {
+        guard let value = secret_item_get_secret(item) else {
             throw KeyStoreError.locked(store: storeName, reason: "the keyring gave no secret for '\(location)'")
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
@@ -89,7 +86,7 @@ final class SecretServiceConnection: @unchecked Sendable {
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
-        let stored = secret_service_store_sync(proxy, scm_key_schema(), attributes, "default", label, value, nil, &error)
+        let stored = secret_service_store_sync(service, scm_key_schema(), attributes, "default", label, value, nil, &error)
         if stored == 0 { throw Self.failure(error, store: storeName, unavailable: false) }
     }
 
@@ -100,7 +97,7 @@ final class SecretServiceConnection: @unchecked Sendable {
         let attributes = scm_key_attributes(name, identifier)
         defer { g_hash_table_unref(attributes) }
         var error: UnsafeMutablePointer<GError>?
-        _ = secret_service_clear_sync(proxy, scm_key_schema(), attributes, nil, &error)
+        _ = secret_service_clear_sync(service, scm_key_schema(), attributes, nil, &error)
         if let error { throw Self.failure(error, store: storeName, unavailable: false) }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("Key derivation: SQLCipher's PBKDF2 done once, by the library")
+@Suite("Key derivation: SQLCipher's PBKDF2 done once, by the library", .ownThread)
 struct KeyDerivationTests {
     @Test("the derived raw key opens a file the stock sqlcipher shell made with the password")
     func derivedKeyOpensAShellFile() throws {

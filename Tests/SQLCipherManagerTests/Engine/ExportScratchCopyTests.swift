@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -7,13 +8,13 @@ import Testing
 /// rollback journal in memory and does not flush it at the commit; the engine flushes it once,
 /// while it verifies it. A kill while the copy is being written leaves no `-journal` beside it,
 /// and recovery gives back the old file untouched.
-@Suite("The export's scratch copy", .serialized)
+@Suite("The export's scratch copy", .serialized, .ownThread)
 struct ExportScratchCopyTests {
     typealias Flow = FaultInjectionTests.Flow
 
     @Test(
         "a kill while the copy is written: no -journal beside it, and recovery gives back the old file",
-        arguments: [Flow.encryptInPlace, .rekey, .decrypt])
+        arguments: [Flow.encryptInPlace, .rekeyExport, .decrypt])
     func killWhileTheCopyIsWritten(_ flow: Flow) throws {
         let dir = TemporaryDirectory()
         try FaultInjection.install(flow.template, in: dir)
@@ -37,7 +38,7 @@ struct ExportScratchCopyTests {
 
     static func kind(_ flow: Flow) -> ExportOperation.Kind {
         switch flow {
-        case .rekey: .rekey
+        case .rekey, .rekeyExport: .rekey
         case .decrypt: .decrypt
         case .encryptInPlace, .encryptToPath, .adopt: .encrypt
         }

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("Adopt a plaintext database on open")
+@Suite("Adopt a plaintext database on open", .ownThread)
 struct AdoptPlaintextTests {
     @Test("with adoptsPlaintextDatabase, open(password:) encrypts a plaintext file in place and opens it")
     func adoptWithPassword() throws {

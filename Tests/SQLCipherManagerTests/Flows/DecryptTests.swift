@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("Decrypt")
+@Suite("Decrypt", .ownThread)
 struct DecryptTests {
     @Test("decrypt writes a complete plaintext copy; the database is untouched and stays open")
     func decrypt() throws {
@@ -57,7 +58,11 @@ struct DecryptTests {
 
         #expect(thrownCase { try manager.decrypt(to: dir.file("taken.db")) } == "fileAlreadyExists")
         #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/folder.db")) } == "parentFolderMissing")
-        #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "transactionInProgress")
+        // Inside the manager's own transaction closure: refused before anything is looked at.
+        #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "reentrantCall")
+        try manager.execute("BEGIN")
+        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "transactionInProgress")
+        try manager.execute("ROLLBACK")
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 

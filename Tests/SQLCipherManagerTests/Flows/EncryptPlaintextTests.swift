@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("Encrypt a plaintext database")
+@Suite("Encrypt a plaintext database", .ownThread)
 struct EncryptPlaintextTests {
     static let configuration = DatabaseConfiguration(cipher: .fast())
 
@@ -183,7 +184,7 @@ struct EncryptPlaintextTests {
     }
 }
 
-@Suite("Encrypt in place through a symbolic link")
+@Suite("Encrypt in place through a symbolic link", .ownThread)
 struct EncryptThroughLinkTests {
     @Test("the real file is encrypted and the link stays a link to it; no plaintext is left behind")
     func encryptThroughALink() throws {

@@ -78,8 +78,8 @@ struct PendingOperationInspectionTests {
         let pending = try #require(DatabaseTools.inspectFile(at: dir.file()).pendingOperation)
         #expect(pending.kind == .rekey && pending.phase == .verified && !pending.isRunning)
         #expect(FileSnapshot(dir.url) == snapshot)
-        try OperationJournal(operation: .rekey, install: .replace, phase: .retire, temporaryName: name).write(for: dir.file().path)
-        #expect(DatabaseTools.inspectFile(at: dir.file()).pendingOperation?.phase == .verified)
+        try OperationJournal(operation: .rekey, install: .replace, phase: .export, temporaryName: name).write(for: dir.file().path)
+        #expect(DatabaseTools.inspectFile(at: dir.file()).pendingOperation?.phase == .copying)
 
         let lock = try #require(try OperationLock.acquire(for: dir.file().path))
         defer { lock.release() }

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
 /// Crash states built by hand, one per moment of an export-based operation; the fault-injection
 /// suite reaches them with real kills.
-@Suite("Recovery of interrupted operations")
+@Suite("Recovery of interrupted operations", .ownThread)
 struct RecoveryTests {
     /// A journal as the engine writes it: in phase `install`, with the fingerprint of the copy
     /// found in the folder (the digest recorded once the copy was verified).
@@ -77,30 +78,78 @@ struct RecoveryTests {
         #expect(dir.openResult(password: "old-secret") == "none")
     }
 
-    @Test("killed after the copy was verified: the next open installs it and opens with the new password")
-    func installPhaseCompletesOnOpen() throws {
+    @Test("killed after the copy was verified, before the rename: the original stays, the copy goes")
+    func installPhaseBeforeRenameRollsBack() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
         try RichDatabase.makeEncrypted(in: dir, name: "test.db.scm-rekey", password: "new-secret", rows: 250)
+        let original = Fixture.bytes(dir.file())
         try journal(.install, target: dir.file())
-        try Data().write(to: dir.file("test.db-wal"))
 
-        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(Fixture.bytes(dir.file()) == original)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
-        #expect(try dir.withOpened(password: "new-secret") { try RichDatabase.verify($0, rows: 250) } == [])
+        #expect(dir.openResult(password: "old-secret") == "none")
     }
 
-    @Test("killed after the rename: recovery only removes the journal")
+    /// The old code reported `completed` ("the new password opens it") whenever the copy was
+    /// gone, though the original was still at the path and only the old password opened it.
+    @Test("the copy is gone and the original is at the path: rolled back, never 'completed'")
+    func missingCopyWithOriginalAtPathIsRolledBack() throws {
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        try FileManager.default.removeItem(at: dir.file("test.db.scm-rekey"))
+
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(dir.openResult(password: "old-secret") == "none")
+        #expect(dir.openResult(password: "new-secret") == "incorrectPasswordOrSettings")
+    }
+
+    @Test("killed after the rename (the copy at the path, the original under its second name): completed")
     func installPhaseAfterRename() throws {
-        let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir, password: "new-secret")
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        try FileManager.default.linkItem(at: dir.file(), to: dir.file("test.db.scm-previous"))
+        try FileSystem.rename(dir.file("test.db.scm-rekey").path, to: dir.file().path)
         let installed = Fixture.bytes(dir.file())
-        try journal(.install, target: dir.file())
 
         #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .completed)
         #expect(Fixture.bytes(dir.file()) == installed)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(dir.openResult(password: "new-secret") == "none")
         #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+    }
+
+    /// A file system (or a restore) that does not keep inode numbers: the copy at the path is
+    /// still recognised by its size and the digest of its first and last pages (its salt).
+    @Test("the copy at the path under another inode, the original as a separate file: completed, the second name goes")
+    func copyRecognisedByContent() throws {
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        try FileManager.default.copyItem(at: dir.file(), to: dir.file("test.db.scm-previous"))
+        try FileManager.default.removeItem(at: dir.file())
+        try FileManager.default.copyItem(at: dir.file("test.db.scm-rekey"), to: dir.file())
+        try FileManager.default.removeItem(at: dir.file("test.db.scm-rekey"))
+        let stamp = FileSystem.stamp(of: dir.file("test.db.scm-previous").path)
+        var journal = try #require(try OperationJournal.read(for: dir.file().path))
+        journal.targetStamp = stamp
+        try journal.write(for: dir.file().path)
+
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .completed)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(dir.openResult(password: "new-secret") == "none")
+    }
+
+    @Test("killed after the rename while another process has the original open: the original is put back")
+    func originalOpenElsewhereIsPutBack() throws {
+        let dir = try verifiedRekeyCopyWithStampedJournal()
+        let original = Fixture.bytes(dir.file())
+        try FileManager.default.linkItem(at: dir.file(), to: dir.file("test.db.scm-previous"))
+        let holder = try FileHolder(dir.file("test.db.scm-previous"))
+        defer { holder.stop() }
+        try FileSystem.rename(dir.file("test.db.scm-rekey").path, to: dir.file().path)
+
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
+        #expect(Fixture.bytes(dir.file()) == original)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
+        #expect(dir.openResult(password: "old-secret") == "none")
     }
 
     @Test("a -wal holding data beside the target (someone wrote since): the copy is dropped, the file kept")
@@ -117,32 +166,6 @@ struct RecoveryTests {
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db", "test.db-wal"])
     }
 
-    @Test("the database was written to after the copy was verified (by a program that skipped recovery): the copy is dropped")
-    func modifiedTargetRollsBack() throws {
-        let dir = try verifiedRekeyCopyWithStampedJournal()
-        let writer = try Connection(path: dir.file().path, mode: .readWrite)
-        try Array("old-secret".utf8).withUnsafeBytes { try writer.key($0) }
-        try writer.executeScript(
-            """
-            PRAGMA kdf_iter = 4000;
-            INSERT INTO tag(name, weight) VALUES ('late', 1);
-            INSERT INTO audit(event) SELECT hex(randomblob(200)) FROM book;
-            """)
-        writer.close()
-
-        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .rolledBack)
-        #expect(try dir.withOpened(password: "old-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
-        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"])
-    }
-
-    @Test("an unmodified database with a stamped install journal gets the copy")
-    func stampedInstallCompletes() throws {
-        let dir = try verifiedRekeyCopyWithStampedJournal()
-
-        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .completed)
-        #expect(dir.openResult(password: "new-secret") == "none")
-    }
-
     @Test("a copy to a new path killed after verification: recovery links it into place")
     func createInstallPhase() throws {
         let dir = TemporaryDirectory()
@@ -152,6 +175,21 @@ struct RecoveryTests {
         #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
         #expect(FileSnapshot(dir.url).files.keys.sorted() == ["out.db"])
         #expect(dir.openResult("out.db", password: "new-secret") == "none")
+    }
+
+    /// The old code compared the copy's whole fingerprint, whose status-change time the link
+    /// itself changes, and reported "rolled back … removed" while out.db was complete.
+    @Test("a copy to a new path killed after the link: completed, out.db is the verified copy")
+    func createAfterLinkIsCompleted() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, name: "out.db.scm-decrypt", password: "new-secret")
+        try journal(.install, .create, operation: .decrypt, target: dir.file("out.db"))
+        try FileManager.default.linkItem(at: dir.file("out.db.scm-decrypt"), to: dir.file("out.db"))
+        let linked = Fixture.bytes(dir.file("out.db"))
+
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file("out.db")) == .completed)
+        #expect(Fixture.bytes(dir.file("out.db")) == linked)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["out.db"])
     }
 
     @Test("an operation whose lock is held (still running) is left alone; once released it is rolled back")
@@ -213,15 +251,15 @@ struct RecoveryTests {
         #expect(OperationJournal(decoding: journal.encoded) == journal)
         let escaping = journal.encoded.replacingOccurrences(of: "a.db.scm-decrypt", with: "../a.db")
         #expect(OperationJournal(decoding: escaping) == nil)
-        var retiring = OperationJournal(operation: .rekey, install: .replace, phase: .retire, temporaryName: "a.db.scm-rekey")
-        retiring.retiredHeader = [0x00, 0x7f, 0x80, 0xff] + SourceWriteLock.retiredHeader
-        retiring.walMark = "4152:377f0682"
-        #expect(OperationJournal(decoding: retiring.encoded) == retiring)
-        #expect(OperationJournal(decoding: retiring.encoded.replacingOccurrences(of: "header=00", with: "header=0g")) == nil)
+        var installing = OperationJournal(operation: .rekey, install: .replace, phase: .install, temporaryName: "a.db.scm-rekey")
+        installing.targetStamp = "2049:12:8192:1.5"
+        installing.copyDigest = "2049:13:8192:1.5:1.6:00ff"
+        #expect(OperationJournal(decoding: installing.encoded) == installing)
+        #expect(OperationJournal(decoding: installing.encoded.replacingOccurrences(of: "phase=install", with: "phase=retire")) == nil)
     }
 }
 
-@Suite("Opening after a crash in WAL mode")
+@Suite("Opening after a crash in WAL mode", .ownThread)
 struct WALCrashOpenTests {
     @Test("a WAL database whose new pages are still only in the -wal opens whole (it is not 'truncated')")
     func uncheckpointedGrowthOpens() throws {
@@ -241,5 +279,28 @@ struct WALCrashOpenTests {
         #expect((FileSystem.size(of: dir.file().path) ?? 0) < (FileSystem.size(of: dir.file().path + "-wal") ?? 0))
 
         #expect(try dir.withOpened(password: "old-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 3020)
+    }
+}
+
+/// Another process (`sh`) that holds a file open, as a program between its transactions does.
+final class FileHolder {
+    private let process = Process()
+
+    init(_ url: URL) throws {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec 3<\"$0\"; echo open; exec sleep 60", url.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        _ = output.fileHandleForReading.availableData
+        // `sleep` keeps descriptor 3 once `exec` has replaced the shell.
+        usleep(100_000)
+    }
+
+    var processID: Int { Int(process.processIdentifier) }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("Rekey")
+@Suite("Rekey", .ownThread)
 struct RekeyTests {
     // MARK: - Success
 
@@ -165,7 +166,11 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(password: "new-secret") } } == "transactionInProgress")
+        // Inside the manager's own transaction closure: refused before anything is looked at.
+        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(password: "new-secret") } } == "reentrantCall")
+        try manager.execute("BEGIN")
+        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "transactionInProgress")
+        try manager.execute("ROLLBACK")
         #expect(thrownCase { try manager.rekey(password: "   ") } == "invalidPassword")
         #expect(thrownCase { try manager.rekey(rawKey: Data(count: 16)) } == "invalidKeyLength")
         let modern = CipherOptions(kdfAlgorithm: .sha512)
@@ -220,10 +225,12 @@ struct RekeyTests {
         #expect(try dir.withOpened(password: "new-secret") { try $0.scalar(Int.self, "SELECT count(*) FROM tag") } == 21)
     }
 
-    @Test("another program has the WAL database open: openElsewhere names its process, the old database stays whole")
-    func rekeyWhileAnotherProgramHasWALOpen() throws {
+    @Test(
+        "another program has the database open: the rekey succeeds in place, that program's next statement fails, nothing written",
+        arguments: [false, true])
+    func rekeyWhileAnotherProgramHasItOpen(wal: Bool) throws {
         let dir = TemporaryDirectory()
-        try RichDatabase.makeEncrypted(in: dir, wal: true)
+        try RichDatabase.makeEncrypted(in: dir, wal: wal)
         let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
         // The shell keeps the database open (reading its stdin) until the pipe closes.
         let process = Process()
@@ -231,31 +238,37 @@ struct RekeyTests {
         process.arguments = [dir.file().path]
         let input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
+        process.standardError = errors
         try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
         input.fileHandleForWriting.write(Data("PRAGMA key = 'old-secret';\nPRAGMA kdf_iter = 4000;\nSELECT count(*) FROM tag;\n".utf8))
         _ = output.fileHandleForReading.availableData
         let manager = dir.manager()
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         try manager.open(password: "old-secret")
-        let original = Fixture.bytes(dir.file())
+        let inode = FileSystem.identity(of: dir.file().path)
 
-        let error = thrownError { try manager.rekey(password: "new-secret") }
-        guard case .openElsewhere(_, let pid)? = error as? DatabaseManagerError else {
-            Issue.record("expected openElsewhere, got \(String(describing: error))")
-            return
-        }
-        #expect(pid == Int(process.processIdentifier))
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("openElsewhere")])
-        #expect(Fixture.bytes(dir.file()) == original)
+        try manager.rekey(password: "new-secret")
+        #expect(delegate.events == [.opened, .willRekey, .didRekey])
+        #expect(FileSystem.identity(of: dir.file().path) == inode)
+        // WAL: the new pages into the file now, so that the shell's close has nothing to copy.
+        if wal { try manager.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        let rekeyed = Fixture.bytes(dir.file())
+        // The shell, still on the old key, tries to write: refused, nothing reaches the file.
+        input.fileHandleForWriting.write(Data("INSERT INTO tag(name, weight) VALUES ('stale', 1);\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let shellErrors = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(shellErrors.contains("file is encrypted or is not a database"), "\(shellErrors)")
+        #expect(Fixture.bytes(dir.file()) == rekeyed)
         #expect(FileSnapshot(dir.url).leftovers == [])
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag WHERE name = 'stale'") == 0)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
+        manager.close()
+        #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
     }
 
     @Test(
@@ -312,16 +325,16 @@ struct RekeyTests {
     }
 
     @Test(
-        "the disk fills up during the export: diskFull, the copy is removed, the old database is open and intact",
+        "the disk fills up after the space check: diskFull, the rekey rolled back, the old database is open and intact",
         .enabled(if: SmallDisk.isSupported, "mounting a small tmpfs needs root"))
-    func rekeyDiskFillsDuringExport() throws {
+    func rekeyDiskFillsDuringRekey() throws {
         let (disk, manager) = try openOnSmallDisk(kilobytes: 1500)
         let snapshot = FileSnapshot(disk.url)
         let filler = disk.file("filler")
         let failure = thrownCase {
             try manager.rekey(password: "new-secret") { fraction in
-                // Another program takes the free space once the export has started.
-                guard fraction > 0, !FileManager.default.fileExists(atPath: filler.path) else { return }
+                // Another program takes the free space once the rekey has started.
+                guard fraction == 0, !FileManager.default.fileExists(atPath: filler.path) else { return }
                 let free = (try? FileSystem.availableSpace(in: disk.url.path)) ?? 0
                 _ = FileManager.default.createFile(atPath: filler.path, contents: Data(count: Int(max(free - 8192, 0))))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -9,7 +10,7 @@ import Testing
 ///
 /// Under `make test` (`SCM_REQUIRE_INTEROP=1`) a missing shell fails these tests; a plain
 /// `swift test` skips them with the reason.
-@Suite struct CLIInteropTests {
+@Suite(.ownThread) struct CLIInteropTests {
     /// Every column as an SQL literal (`quote()`), so both sides print the same text.
     static let query = "SELECT quote(id), quote(author_id), quote(title), quote(pages), quote(cover) FROM book ORDER BY id"
     static let rows = 60

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -11,7 +12,7 @@ import Testing
 /// Needs the `.venv` of `scripts/ensure-interop-venv.sh`: under `make test`
 /// (`SCM_REQUIRE_INTEROP=1`) a missing one fails these tests; a plain `swift test` skips them
 /// with the reason.
-@Suite struct PythonInteropTests {
+@Suite(.ownThread) struct PythonInteropTests {
     /// What both sides read from a ``RichDatabase`` and must agree on, value for value.
     static let queries = [
         "SELECT id, author_id, title, pages, cover FROM book ORDER BY id",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -7,7 +8,7 @@ import Testing
 /// opens the files with a fresh manager (which finishes or rolls back the transition) and checks
 /// that exactly the secrets valid before, or exactly those valid after, open the database, with
 /// every row, and that no temporary file is left. Replay a run with `SEED=<n>`.
-@Suite("Fault injection: kill -9 during key-slot changes, data-key rotation and conversion", .serialized)
+@Suite("Fault injection: kill -9 during key-slot changes, data-key rotation and conversion", .serialized, .ownThread)
 struct KeySlotFaultInjectionTests {
     /// 6 flows × 9 = 54 kills at random moments, and 3 more for each re-encrypting flow aimed
     /// right after its journal says `phase=install`.

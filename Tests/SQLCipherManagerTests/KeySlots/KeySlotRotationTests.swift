@@ -23,7 +23,7 @@ struct KeySlotRotationTests {
         #expect(thrownCase { try manager.open(rawKey: oldKey) } == "incorrectKeyOrSettings")
         let current = Fixture.bytes(dir.slotFile())
         try oldSlots.write(to: dir.slotFile())
-        #expect(itemCount(in: dir, password: "secret") == "incorrectKeyOrSettings")
+        #expect(itemCount(in: dir, password: "secret") == "slotFileOutdated")
         try current.write(to: dir.slotFile())
         #expect(!FileManager.default.fileExists(atPath: dir.slotFile().path + ".next"))
     }

@@ -19,14 +19,36 @@ struct KeySlotTests {
         #expect(try dir.keySlotManager().keySlots().map(\.kind) == [.password])
     }
 
-    @Test("changePassword reseals one slot: the database file's bytes do not change")
+    @Test("a wrong password on a key-slot database says no slot matches it, not kdf_iter or page size")
+    func wrongPasswordMessageNamesTheSlots() throws {
+        let dir = TemporaryDirectory()
+        try dir.createdKeySlotManager().close()
+        let manager = dir.keySlotManager()
+        let failures = [
+            thrownError { try manager.open(password: "wrong") },
+            thrownError { try manager.changePassword(from: "wrong", to: "other") },
+            thrownError { _ = try manager.exportDataKey(password: "wrong") },
+        ]
+        for failure in failures {
+            let text = "\(failure.map { "\($0)" } ?? "none")"
+            #expect(failure.map(outcomeName) == "incorrectPasswordOrSettings", "\(text)")
+            #expect(text.contains("matches none of the key slots in \(dir.slotFile().path)"), "\(text)")
+            #expect(text.contains("recovery key"), "\(text)")
+            #expect(!text.contains("kdf_iter") && !text.contains("page size"), "\(text)")
+        }
+    }
+
+    @Test("changePassword reseals one slot: no page of the data is rewritten, only the revision row is added")
     func changePasswordTouchesNoPage() throws {
         let dir = TemporaryDirectory()
         try dir.createdKeySlotManager().close()
         let before = Fixture.bytes(dir.file())
         let manager = dir.keySlotManager()
         try manager.changePassword(from: "secret", to: "fresh")
-        #expect(Fixture.bytes(dir.file()) == before)
+        // Page 1 (the schema) gains scm_key_slots; the table `item` (page 2) is not rewritten.
+        let after = Fixture.bytes(dir.file())
+        #expect(before.count == 2048 && after.count > before.count)
+        #expect(after[1024..<2048] == before[1024..<2048])
         #expect(itemCount(in: dir, password: "fresh") == "3")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(thrownCase { try manager.changePassword(from: "secret", to: "other") } == "incorrectPasswordOrSettings")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -6,7 +7,7 @@ import Testing
 /// Kills FaultInjectionHelper's `first-launch` flow (FileKeyStore + openOrCreate, then one
 /// transaction of 200 rows) with SIGKILL at random moments, then runs the next launch in this
 /// process: it must open the database with the stored key and find every row. Replay with `SEED=<n>`.
-@Suite("Fault injection: kill -9 during the first launch (key stored, then create / encrypt)", .serialized)
+@Suite("Fault injection: kill -9 during the first launch (key stored, then create / encrypt)", .serialized, .ownThread)
 struct FirstLaunchFaultInjectionTests {
     enum Start: String, CaseIterable, Sendable {
         /// An old app version's plaintext store (20,000 rows) is at the path.

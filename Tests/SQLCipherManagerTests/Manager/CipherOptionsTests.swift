@@ -89,4 +89,14 @@ import Testing
     func busyTimeoutIsClampedToMilliseconds(timeout: Duration, expected: Int) {
         #expect(Int(DatabaseConfiguration(busyTimeout: timeout).busyTimeoutMilliseconds) == expected)
     }
+
+    @Test func theInitializerTakesTheJournalModeAndReaderCount() throws {
+        let configuration = DatabaseConfiguration(cipher: .fast(), journalMode: .wal, maximumReaderCount: 2)
+        #expect(configuration.journalMode == .wal && configuration.maximumReaderCount == 2)
+        #expect(DatabaseConfiguration().journalMode == nil && DatabaseConfiguration().maximumReaderCount == 4)
+        let dir = TemporaryDirectory()
+        let manager = DatabaseManager(url: dir.file(), configuration: configuration)
+        try manager.create(password: "secret")
+        #expect(try manager.scalar(String.self, "PRAGMA journal_mode") == "wal")
+    }
 }

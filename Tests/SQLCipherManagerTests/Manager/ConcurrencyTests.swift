@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite struct ConcurrencyTests {
+@Suite(.ownThread) struct ConcurrencyTests {
     @Test func manyThreadsShareOneManager() throws {
         let dir = TemporaryDirectory()
         let manager = dir.manager()

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
-@Suite("The key derived once: further connections need no PBKDF2")
+@Suite("The key derived once: further connections need no PBKDF2", .ownThread)
 struct DerivedKeyTests {
     @Test("after open, reopen is keyed with the derived raw key: it works even with kdf_iter now set wrong")
     func reopenUsesTheDerivedKey() throws {
@@ -22,7 +23,7 @@ struct DerivedKeyTests {
         #expect(thrownCase { try manager.open(password: "secret") } == "incorrectPasswordOrSettings")
     }
 
-    @Test("create and rekey key the new file with a fresh salt; the password opens it in the sqlcipher shell")
+    @Test("create keys the new file with a fresh salt, a rekey in place keeps it; the password opens it in the sqlcipher shell")
     func newFilesOpenWithThePasswordElsewhere() throws {
         let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
         let dir = TemporaryDirectory()
@@ -36,7 +37,8 @@ struct DerivedKeyTests {
         #expect(try read("secret").contains("42"))
         try manager.rekey(password: "other-secret")
         #expect(manager.derivedKey?.salt == KeyDerivation.salt(ofFileAt: dir.file().path))
-        #expect(manager.derivedKey?.salt != firstSalt)
+        // In place: the key is derived once for the file's own salt, which stays.
+        #expect(manager.derivedKey?.salt == firstSalt)
         #expect(try read("other-secret").contains("42"))
         #expect(!(try read("secret").contains("42")))
     }
@@ -46,6 +48,10 @@ struct DerivedKeyTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
         manager.close()
+        #expect(thrownCase { try manager.open(password: "not-it") } == "incorrectPasswordOrSettings")
+        // The key close() kept is still the right one.
+        try manager.openWithCachedKey()
+        manager.close(forgettingKey: true)
         #expect(thrownCase { try manager.open(password: "not-it") } == "incorrectPasswordOrSettings")
         #expect(manager.derivedKey == nil)
     }
@@ -60,7 +66,7 @@ struct DerivedKeyTests {
         #expect(manager.isOpen)
     }
 
-    @Test("the derived key's bytes are zeroed when the manager closes")
+    @Test("the derived key's bytes are zeroed when the manager forgets the key")
     func derivedKeyIsWiped() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
@@ -70,6 +76,8 @@ struct DerivedKeyTests {
             key.wipeObserver = { bytes in wiped.allZero = bytes.allSatisfy { $0 == 0 } }
         }
         manager.close()
+        #expect(wiped.allZero == nil)
+        manager.close(forgettingKey: true)
         #expect(wiped.allZero == true)
     }
 }

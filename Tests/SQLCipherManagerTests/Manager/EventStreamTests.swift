@@ -19,6 +19,7 @@ final class NotesViewModel {
                 log.append(event)
                 if case .opened = event { status = "unlocked" }
                 if case .created = event { status = "unlocked" }
+                if case .closed = event { status = "locked" }  // close() or close(forgettingKey:)
                 if log.count == count { break }
             }
         }
@@ -35,7 +36,7 @@ struct EventStreamTests {
         var configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
         configuration.busyTimeout = .seconds(5)
         let manager = DatabaseManager(url: url, configuration: configuration)
-        let watching = viewModel.watch(manager, count: 4)
+        let watching = viewModel.watch(manager, count: 7)
         // The flows run off the main actor, on a thread of their own.
         try await Task.detached {
             try manager.create(password: "first-password")
@@ -43,11 +44,41 @@ struct EventStreamTests {
             manager.close()
             _ = try? manager.open(password: "wrong-password")
             try manager.open(password: "second-password")
+            manager.close()
+            manager.close(forgettingKey: true)
         }.value
         await watching.value
-        #expect(viewModel.log == [.created, .willRekey, .didRekey, .opened])
-        #expect(viewModel.status == "unlocked")
+        #expect(viewModel.log == [.created, .willRekey, .didRekey, .closed, .opened, .closed, .keyForgotten])
+        #expect(viewModel.status == "locked")
+    }
+
+    @Test("close, open, close gives [.opened, .closed]; reopen closes then opens; lock forgets the key")
+    func closeAndLockEvents() async throws {
+        let dir = TemporaryDirectory()
+        _ = try Fixture.makeEncryptedDatabase(in: dir)
+        let manager = dir.manager()
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let stream = manager.events()
         manager.close()
+        try manager.open(password: "secret")
+        manager.close()
+        try manager.openWithCachedKey()
+        try manager.reopen()
+        manager.close(forgettingKey: true)
+        manager.close(forgettingKey: true)
+        manager.close()
+        #expect(thrownCase { try manager.openWithCachedKey() } == "noCachedKey")
+        try manager.open(password: "secret")
+        withExtendedLifetime(manager) {}
+        var seen: [DatabaseEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if seen.count == 8 { break }
+        }
+        let expected: [DatabaseEvent] = [.opened, .closed, .opened, .closed, .opened, .closed, .keyForgotten, .opened]
+        #expect(seen == expected)
+        #expect(delegate.events == [.opened, .closed, .opened, .closed, .opened, .closed, .keyForgotten, .opened])
     }
 
     @Test func eachStreamGetsEveryEventAndEndsWithTheManager() async throws {
@@ -66,6 +97,6 @@ struct EventStreamTests {
             for await event in stream { events.append(event) }
             seen.append(events)
         }
-        #expect(seen == [[.created], [.created]])
+        #expect(seen == [[.created, .closed], [.created, .closed]])
     }
 }

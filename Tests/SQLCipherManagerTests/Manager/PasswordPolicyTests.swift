@@ -55,12 +55,22 @@ import Testing
         #expect(try adopting.scalar(Int.self, "SELECT count(*) FROM item") == 3)
     }
 
-    @Test func aBlankPasswordIsStillRefusedAtOpenWhateverThePolicy() throws {
+    @Test func anEmptyPasswordAtOpenIsAWrongPasswordNotAPolicyError() throws {
         let dir = TemporaryDirectory()
-        _ = try Fixture.makeEncryptedDatabase(in: dir)
-        let lenient = dir.manager { $0.passwordPolicy = .custom { _ in nil } }
-        for blank in ["", "  ", "\n"] {
-            #expect(thrownCase { try lenient.open(password: blank) } == "invalidPassword")
+        let url = try Fixture.makeEncryptedDatabase(in: dir)
+        let before = Fixture.bytes(url)
+        for policy in [PasswordPolicy.default, .minimumLength(8), .custom { _ in nil }] {
+            let manager = dir.manager { $0.passwordPolicy = policy }
+            #expect(thrownCase { try manager.open(password: "") } == "incorrectPasswordOrSettings")
+            // Whitespace is a password like any other: tried, and wrong here.
+            #expect(thrownCase { try manager.open(password: "  ") } == "incorrectPasswordOrSettings")
+            #expect(!manager.isOpen)
         }
+        #expect(Fixture.bytes(url) == before)
+        #expect(thrownCase { try dir.manager("missing.db").open(password: "") } == "fileNotFound")
+        try dir.createdKeySlotManager("slots.db").close()
+        let slots = thrownError { try dir.keySlotManager("slots.db").open(password: "") }
+        #expect(slots.map(outcomeName) == "incorrectPasswordOrSettings")
+        #expect("\(slots.map { "\($0)" } ?? "")".contains("key slots in \(dir.slotFile("slots.db").path)"))
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
 /// The shared instance is process-wide: these tests run one at a time and restore it.
-@Suite(.serialized) struct SharedManagerTests {
+@Suite(.serialized, .ownThread) struct SharedManagerTests {
     /// Runs `body` with the shared instance, then closes it and restores its defaults.
     static func restoringShared(_ body: (DatabaseManager) throws -> Void) rethrows {
         let shared = DatabaseManager.shared
         defer {
-            shared.close()
+            shared.close(forgettingKey: true)
             shared.databaseURL = nil
             shared.delegate = nil
             shared.schemaMigrator = nil
@@ -31,7 +32,7 @@ import Testing
             #expect(shared.databaseExists)
             shared.close()
             try shared.open(password: "secret")
-            #expect(delegate.events == [.created, .opened])
+            #expect(delegate.events == [.created, .closed, .opened])
             #expect(DatabaseManager.shared === shared)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -6,7 +7,7 @@ import Testing
 /// The sidecar check against real crashes and real live connections: `FaultInjectionHelper`
 /// is killed with SIGKILL inside a transaction that has spilled to the `-journal` or `-wal`,
 /// or holds the database open in WAL mode while this process opens it.
-@Suite("Sidecars: a crashed writer's journal / WAL and another process's live WAL", .serialized)
+@Suite("Sidecars: a crashed writer's journal / WAL and another process's live WAL", .serialized, .ownThread)
 struct SidecarCrashTests {
     /// `test.db` keyed "old-secret" with the helper's `extra` table, in WAL or rollback mode.
     func makeDatabase(in dir: TemporaryDirectory, wal: Bool) throws {

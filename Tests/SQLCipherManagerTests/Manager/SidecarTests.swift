@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
 /// Issue 16, items 3 and 4: a failed open changes nothing on disk, and a `-journal` or `-wal`
 /// that does not belong to the database is refused instead of being written into it.
-@Suite("Sidecars: failed opens change nothing, foreign -journal / -wal refused")
+@Suite("Sidecars: failed opens change nothing, foreign -journal / -wal refused", .ownThread)
 struct SidecarTests {
     /// Opens `test.db` in `dir` with `password`; returns the error case and what changed on disk.
     func failedOpen(_ dir: TemporaryDirectory, _ password: String) -> (outcome: String, changes: [String]) {

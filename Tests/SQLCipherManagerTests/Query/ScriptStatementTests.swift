@@ -121,11 +121,13 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
         try manager.execute("CREATE TABLE t(x UNIQUE)")
-        // A syntax error names the text up to where SQLite's parser stopped.
+        // A syntax error names the whole statement, not the text up to where SQLite's parser
+        // stopped (`SELEC` alone); a `;` inside a string does not end it.
         let cases = [
             ("INSERT INTO missing VALUES (2);", "INSERT INTO missing VALUES (2);", "no such table: missing", ResultCode.error),
             ("INSERT INTO t VALUES (1);", "INSERT INTO t VALUES (1);", "UNIQUE constraint failed: t.x", .constraint),
-            ("INSERT INTO t VALUES (2) oops;", "INSERT INTO t VALUES (2) oops", "near \"oops\": syntax error", .error),
+            ("INSERT INTO t VALUES (2) oops;", "INSERT INTO t VALUES (2) oops;", "near \"oops\": syntax error", .error),
+            ("SELEC x, 'a;b' FROM t\n WHERE x = 1;", "SELEC x, 'a;b' FROM t\n WHERE x = 1;", "near \"SELEC\": syntax error", .error),
         ]
         for (failing, named, message, code) in cases {
             try manager.execute("DELETE FROM t")
@@ -174,6 +176,22 @@ import Testing
             return error.code == .misuse
         } catch {
             return false
+        }
+    }
+
+    @Test func aSyntaxErrorShowsTheWholeStatementInItsDescription() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        try manager.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT)")
+        let statement = "SELEC id, title FROM note WHERE title = ? ORDER BY id"
+        let failures = [
+            thrownError { try manager.executeScript("INSERT INTO note(title) VALUES ('a'); \(statement); SELECT 1") },
+            thrownError { try manager.execute(statement, "the-bound-value") },
+        ]
+        for failure in failures {
+            let text = "\(failure.map { "\($0)" } ?? "none")"
+            #expect(text.contains("while executing `\(statement)"), "\(text)")
+            #expect(!text.contains("the-bound-value") && !text.contains("SELECT 1"), "\(text)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -155,10 +156,10 @@ enum BadInputMatrix {
             name: "wrong password", expected: "incorrectPasswordOrSettings", mentions: "Try again",
             arrange: { try $0.makeEncrypted() }, act: { try $0.open("not-the-secret") }),
         BadInput(
-            name: "encrypted file opened without a password (empty)", expected: "invalidPassword",
-            mentions: "empty", arrange: { try $0.makeEncrypted() }, act: { try $0.open("") }),
+            name: "encrypted file opened without a password (empty)", expected: "incorrectPasswordOrSettings",
+            mentions: "Try again", arrange: { try $0.makeEncrypted() }, act: { try $0.open("") }),
         BadInput(
-            name: "encrypted file opened with a whitespace-only password", expected: "invalidPassword",
+            name: "encrypted file opened with a whitespace-only password", expected: "incorrectPasswordOrSettings",
             arrange: { try $0.makeEncrypted() }, act: { try $0.open(" \t\n ") }),
         BadInput(
             name: "other kdf_iter", expected: "incorrectPasswordOrSettings", mentions: "kdf_iter",
@@ -429,7 +430,7 @@ enum BadInputMatrix {
             arrange: { scene in
                 try scene.moveToSmallDisk(kilobytes: 512)
                 try scene.makeEncrypted(rows: 2000)
-            }, act: { scene in try scene.fillingTheDisk { try scene.rekey("new-secret", progress: $0) } }),
+            }, act: { scene in try scene.fillingTheDisk(atStart: true) { try scene.rekey("new-secret", progress: $0) } }),
         BadInput(
             name: "disk fills up during encrypt in place", expected: "diskFull", mentions: "full", needs: .smallDisk,
             arrange: { scene in
@@ -459,6 +460,18 @@ enum BadInputMatrix {
                 let destination = scene.url.deletingLastPathComponent().appendingPathComponent("plain.db")
                 try scene.fillingTheDisk { try manager.decrypt(to: destination, progress: $0) }
             }),
+        BadInput(
+            name: "disk fills up during backup", expected: "diskFull", mentions: "full", needs: .smallDisk,
+            leavesManagerClosed: false,
+            arrange: { scene in
+                try scene.moveToSmallDisk(kilobytes: 512)
+                try scene.makeEncrypted(rows: 2000)
+            },
+            act: { scene in
+                let manager = try scene.open(secret)
+                let destination = scene.url.deletingLastPathComponent().appendingPathComponent("backup.db")
+                try scene.fillingTheDisk { try manager.backup(to: destination, progress: $0) }
+            }),
     ]
 
     private static func randomBytes(_ count: Int) -> Data {
@@ -468,7 +481,7 @@ enum BadInputMatrix {
 
 // MARK: - The runner
 
-@Suite struct BadInputMatrixTests {
+@Suite(.ownThread) struct BadInputMatrixTests {
     @Test func theMatrixIsLargeEnough() {
         #expect(BadInputMatrix.cases.count >= 30)
         #expect(Set(BadInputMatrix.cases.map(\.name)).count == BadInputMatrix.cases.count, "case names must be unique")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -300,7 +301,7 @@ extension HostileInputs {
 
 // MARK: - The runner
 
-@Suite struct HostileInputTests {
+@Suite(.ownThread) struct HostileInputTests {
     @Test func theTableIsLargeEnoughAndNamesAreUnique() {
         #expect(HostileInputs.cases.count >= 75)
         #expect(Set(HostileInputs.cases.map(\.name)).count == HostileInputs.cases.count, "case names must be unique")

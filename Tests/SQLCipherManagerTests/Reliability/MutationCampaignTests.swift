@@ -1,12 +1,13 @@
 import Foundation
 import FuzzHarness
+import TestSupport
 import Testing
 
 /// Issue 16: at least 2,000 mutated databases (encrypted, plaintext, WAL pairs, hot journal
 /// pairs; byte flips, truncations, duplicated, zeroed and spliced pages, foreign, garbage,
 /// dropped and cut sidecars) are opened; none may crash, hang, throw an untyped error or leave
 /// a file changed by a failed open. Replay with `SEED=<n>`; more with `MUTANTS=<n>`.
-@Suite("Mutation campaign: hostile files at open")
+@Suite("Mutation campaign: hostile files at open", .ownThread)
 struct MutationCampaignTests {
     static let mutants = ProcessInfo.processInfo.environment["MUTANTS"].flatMap(Int.init) ?? 2_000
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -6,7 +7,7 @@ import Testing
 /// `read { }` on a WAL database: concurrent snapshots beside the one writer. No test here
 /// measures time: each ordering is proven by a handshake (a semaphore the other side must
 /// signal while this side is still inside its closure).
-@Suite("Reader pool: concurrent reads on WAL, snapshot isolation, cancellation, close and rekey")
+@Suite("Reader pool: concurrent reads on WAL, snapshot isolation, cancellation, close and rekey", .ownThread)
 struct ReaderPoolTests {
     /// A WAL database with `t(x)` holding `rows` rows, open on a manager.
     private func walManager(_ dir: TemporaryDirectory, rows: Int = 10) throws -> DatabaseManager {
@@ -182,6 +183,46 @@ struct ReaderPoolTests {
             await #expect(throws: CancellationError.self) { try await endless.value }
         }
         #expect(try await manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 11)
+    }
+
+    @Test("the manager's query conveniences read through the pool: they never wait behind a write, and see the last commit")
+    func conveniencesDoNotWaitForTheWriter() throws {
+        struct Item: Decodable { var x: Int }
+        let dir = TemporaryDirectory()
+        let manager = try walManager(dir)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        // Another thread holds the writer, its transaction open with an uncommitted row.
+        let writer = Thread {
+            try? manager.write { db in
+                try db.execute("INSERT INTO t VALUES (100)")
+                holding.signal()
+                release.wait()
+            }
+        }
+        writer.start()
+        holding.wait()
+        let counts = Deadline.run(seconds: 10) { () -> [Int?] in
+            [
+                try? manager.decodeScalar(Int.self, "SELECT count(*) FROM t"),
+                try? manager.scalar(Int.self, "SELECT count(*) FROM t"),
+                (try? manager.fetchAll("SELECT x FROM t"))?.count,
+                (try? manager.fetchOne("SELECT count(*) FROM t"))?.flatMap { $0.value(0, as: Int.self) },
+                (try? manager.fetchAll(Item.self, "SELECT x FROM t"))?.count,
+                (try? manager.fetchAll("SELECT x FROM t WHERE x >= :low", arguments: ["low": 0]))?.count,
+                (try? manager.fetchOne(Item.self, "SELECT count(*) AS x FROM t"))?.x,
+                try? manager.scalar(Int.self, "SELECT count(*) FROM t WHERE x >= ?", 0),
+            ]
+        }
+        release.signal()
+        #expect(counts == Array(repeating: 10, count: 8))
+        // After the commit, the next call's snapshot has the row.
+        var committed = 0
+        for _ in 0..<1000 where committed != 11 {
+            committed = try manager.decodeScalar(Int.self, "SELECT count(*) FROM t")
+            if committed != 11 { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        #expect(committed == 11)
     }
 
     @Test("rollback-journal databases: read runs on the writer, in a transaction")

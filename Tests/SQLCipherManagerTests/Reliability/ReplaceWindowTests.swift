@@ -1,167 +1,111 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
 // MARK: - The replace window
 
-/// The moments of a replace (rekey, encrypt in place) between its last check and the end,
-/// with another program on the file. The replacing process is `FaultInjectionHelper`
-/// (`rekey-ledger`, `encrypt-ledger` on `<dir>/ledger.db`), stopped at an exact step by
-/// ``FaultPause`` (`checked`, `retired`, `installed`), then killed with SIGKILL or let go on.
+/// The steps of a replace (settings change, encrypt in place) from its last check to the end
+/// (``FaultPause``: `checked`, `journaled`, `linked`, `installed`), in both journal modes. The
+/// replacing process is `FaultInjectionHelper` (`settings-ledger`, `encrypt-ledger` on
+/// `<dir>/ledger.db`), stopped at an exact step, then killed with SIGKILL or let go on.
 ///
 /// What is guaranteed, and checked here:
-/// - a kill -9 at any step, with a writer in another process (our library, which opens the
-///   file again when told it was replaced, or stock SQLite, which keeps its connection): every
-///   insert that returned success is in the file after the next open's recovery, the file
-///   opens under exactly one key (or is exactly one of plaintext / encrypted) and passes
-///   `PRAGMA integrity_check`;
-/// - WAL: a program that opens the file while the replace waits at its last check commits
-///   nothing into the old file, and closing it while the replace is still running does not
-///   take the new file's `-wal` (rows written to the new file meanwhile stay there); the
-///   replace waits up to its busy timeout for such programs to close.
-@Suite("Replace window: kill -9 and late openers between the last check and the install", .serialized)
+/// - a kill -9 at any step leaves, after the next open's recovery, a file that opens under
+///   exactly one of the old and the new settings (or is exactly one of plaintext / encrypted)
+///   with every committed row — in WAL mode also the rows that were only in the `-wal` — and
+///   passes `PRAGMA integrity_check`, with no file of ours left beside it;
+/// - a program that opens the old file during the install is found once the copy is renamed
+///   in: the old file is put back, the replace is refused naming that program, nothing changed.
+@Suite("Replace window: kill -9 at each step, and a late opener", .serialized, .ownThread)
 struct ReplaceWindowTests {
-    @Test(
-        "kill -9 of the replacing process at each step while another process writes (rollback journal)",
-        arguments: ["rekey-ledger", "encrypt-ledger"], ["checked", "retired", "installed"])
-    func killWithWriterOpen(flow: String, step: String) throws {
-        let dir = TemporaryDirectory()
-        let encrypted = flow == "rekey-ledger"
-        try ReplaceScene.makeLedger(in: dir, encrypted: encrypted, wal: false)
-        let writer = try LedgerProcess(folder: dir.url, database: dir.file("ledger.db"), library: encrypted)
-        Thread.sleep(forTimeInterval: 0.05)
-        let helper = try PausedHelper(flow, in: dir, steps: [step])
-        let paused = helper.waitForPause()
-        helper.kill()
-        #expect(paused, "the replace never stopped at \(step): \(helper.errorOutput)")
-        // The writer goes on: on the old file, or (our library) on the file it opens again.
-        Thread.sleep(forTimeInterval: 0.3)
-        let ledger = try writer.stop()
-        let found = ReplaceScene.readBack(dir, encrypted: encrypted)
-        let missing = ledger.acknowledged.filter { !found.ids.contains($0) }
-        #expect(found.problems == [], "\(flow) killed at \(step)")
-        #expect(missing.isEmpty, "\(flow) killed at \(step): \(missing.count) of \(ledger.acknowledged.count) acknowledged rows missing")
-        #expect(FileSnapshot(dir.url).leftovers == [])
-        print("replace window \(flow) kill at \(step): \(found.state), \(ledger.acknowledged.count) acknowledged, \(ledger.failed) refused")
-    }
+    static let steps = ["checked", "journaled", "linked", "installed"]
 
     @Test(
-        "WAL: a program that opens the file while the replace waits at its last check; then the replace finishes or is killed",
-        arguments: ["finish", "retired", "installed"])
-    func lateOpenerInWAL(ending: String) throws {
-        let dir = TemporaryDirectory()
-        try ReplaceScene.makeLedger(in: dir, encrypted: false, wal: true)
-        let helper = try PausedHelper("encrypt-ledger", in: dir, steps: ending == "finish" ? ["checked"] : ["checked", ending])
-        #expect(helper.waitForPause(), "the replace never stopped at its last check: \(helper.errorOutput)")
-        // Stock SQLite opens the file now and tries to write: it waits for the write lock. The
-        // sqlcipher shell (SQLite 3.15.2, whose close deletes the `-wal` at the path even when
-        // its own file was replaced) opens it and reads.
-        let late = try LedgerProcess(folder: dir.url, database: dir.file("ledger.db"), library: false)
-        let reader = try OpenShell(dir.file("ledger.db"))
-        Thread.sleep(forTimeInterval: 0.3)
-        let original = FileSystem.identity(of: dir.file("ledger.db").path)
-        helper.resume()
-        var newRows: [Int] = []
-        var writerOfNewFile: Connection?
-        if ending == "finish" {
-            // Rows written to the new file while the late opener is still open on the old one.
-            ReplaceScene.waitUntil { FileSystem.identity(of: dir.file("ledger.db").path) != original || !helper.isRunning }
-            writerOfNewFile = try ReplaceScene.keyedConnection(dir.file("ledger.db"), password: "new-secret")
-            try writerOfNewFile?.executeScript("PRAGMA wal_autocheckpoint = 0")
-            for id in 1...20 {
-                try writerOfNewFile?.executeScript("INSERT INTO ledger(id, body) VALUES (\(id), 'new file')")
-                newRows.append(id)
-            }
-            // The late opener closes after the replace has finished its work (up to 2 s; a
-            // replace holds the old file while a late opener is open, up to its busy timeout, 5 s).
-            ReplaceScene.waitUntil(timeout: 2) { !helper.isRunning }
-        } else {
-            #expect(helper.waitForPause(), "the replace never stopped at \(ending): \(helper.errorOutput)")
+        "kill -9 of the replacing process at each step: exactly one state opens, every row there",
+        arguments: ["settings-ledger", "encrypt-ledger"], [false, true])
+    func killAtEachStep(flow: String, wal: Bool) throws {
+        for step in Self.steps {
+            let dir = TemporaryDirectory()
+            let encrypted = flow == "settings-ledger"
+            try ReplaceScene.makeLedger(in: dir, encrypted: encrypted, wal: wal)
+            let committed = try ReplaceScene.commitRows(1...60, in: dir, encrypted: encrypted, leaveInWAL: wal)
+            let helper = try PausedHelper(flow, in: dir, steps: [step])
+            let paused = helper.waitForPause()
             helper.kill()
-            Thread.sleep(forTimeInterval: 0.3)
+            #expect(paused, "\(flow) never stopped at \(step): \(helper.errorOutput)")
+            let found = ReplaceScene.readBack(dir, flow: flow)
+            #expect(found.problems == [], "\(flow) wal=\(wal) killed at \(step)")
+            #expect(found.ids == committed, "\(flow) wal=\(wal) killed at \(step): \(found.ids.count) of \(committed.count) rows")
+            #expect(FileSnapshot(dir.url).leftovers == [], "\(flow) wal=\(wal) killed at \(step)")
+            print("replace window \(flow) wal=\(wal) kill at \(step): \(found.state)")
         }
-        // The shell closes last: a close deletes the `-wal` at the path only when no other
-        // connection has the old file open.
-        let ledger = try late.stop()
-        reader.close()
-        let status = helper.finish()
-        if ending == "finish" { #expect(status == 0, "\(helper.errorOutput)") }
-        let found = ReplaceScene.readBack(dir, encrypted: false)
-        writerOfNewFile?.close()
-        let missing = (ledger.acknowledged + newRows).filter { !found.ids.contains($0) }
-        #expect(found.problems == [], "ending \(ending)")
-        #expect(missing.isEmpty, "ending \(ending): \(missing.count) acknowledged rows missing: \(missing.prefix(5))")
-        #expect(FileSnapshot(dir.url).leftovers == [])
-        print(
-            "replace window WAL late opener, \(ending): \(found.state), \(ledger.acknowledged.count) acknowledged, \(ledger.failed) refused"
-        )
     }
-}
 
-// MARK: - Failures after the retire
-
-extension ReplaceWindowTests {
-    /// `<dir>/ledger.db` ("old-secret") with rows 1...50, and a rekey stopped once it retired it.
-    private func retiredRekey(wal: Bool) throws -> (TemporaryDirectory, PausedHelper) {
+    @Test("a program that opens the old file during the install: it is put back, the replace refused naming it", arguments: [false, true])
+    func lateOpenerIsFound(wal: Bool) throws {
         let dir = TemporaryDirectory()
         try ReplaceScene.makeLedger(in: dir, encrypted: true, wal: wal)
-        try dir.withOpened("ledger.db", password: "old-secret") { db in
-            for id in 1...50 { try db.execute("INSERT INTO ledger(id, body) VALUES (?, 'kept')", id) }
-        }
-        let helper = try PausedHelper("rekey-ledger", in: dir, steps: ["retired"])
-        #expect(helper.waitForPause(), "the rekey never retired the file: \(helper.errorOutput)")
-        return (dir, helper)
-    }
-
-    @Test("the rename fails after the retire: the old file is un-retired and stays the database", arguments: [false, true])
-    func renameFailsAfterRetire(wal: Bool) throws {
-        let (dir, helper) = try retiredRekey(wal: wal)
-        // A folder in the copy's place: renaming it over the database fails (ENOTDIR).
-        let copy = dir.file("ledger.db.scm-rekey")
-        try FileManager.default.removeItem(at: copy)
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
+        let committed = try ReplaceScene.commitRows(1...20, in: dir, encrypted: true, leaveInWAL: false)
+        let helper = try PausedHelper("settings-ledger", in: dir, steps: ["linked"])
+        #expect(helper.waitForPause(), "the install never reached its link: \(helper.errorOutput)")
+        let before = Fixture.bytes(dir.file("ledger.db"))
+        let late = try FileHolder(dir.file("ledger.db"))
+        defer { late.stop() }
         helper.resume()
         #expect(helper.finish() != 0)
-        try FileManager.default.removeItem(at: copy)
-        let found = ReplaceScene.readBack(dir, encrypted: true)
-        #expect(found.state == "old" && found.problems == [], "\(found)")
-        #expect(found.ids == Set(1...50))
+        #expect(helper.errorOutput.contains("open in another program (process \(late.processID), sleep)"), "\(helper.errorOutput)")
+        #expect(Fixture.bytes(dir.file("ledger.db")) == before)
+        late.stop()
+        let found = ReplaceScene.readBack(dir, flow: "settings-ledger")
+        #expect(found.state == "old" && found.problems == [] && found.ids == committed, "\(found)")
         #expect(FileSnapshot(dir.url).leftovers == [])
     }
 
-    @Test("a manager of another process on the retired file: operationInProgress until the copy is in, then databaseReplaced")
-    func managerOnRetiredFile() throws {
+    @Test(
+        "another process holds the file open (no lock, or a WAL reader): refused with its pid and name, the file unchanged",
+        arguments: [false, true], [false, true])
+    func holderIsRefused(wal: Bool, reads: Bool) throws {
         let dir = TemporaryDirectory()
-        try ReplaceScene.makeLedger(in: dir, encrypted: true, wal: false)
-        // The replace holds the file's EXCLUSIVE lock: the manager's statement waits its busy timeout first.
-        let manager = dir.manager("ledger.db") { $0.busyTimeout = .milliseconds(200) }
-        try manager.open(password: "old-secret")
-        let helper = try PausedHelper("rekey-ledger", in: dir, steps: ["retired"])
-        #expect(helper.waitForPause(), "the rekey never retired the file: \(helper.errorOutput)")
-        #expect(thrownCase { try manager.execute("INSERT INTO ledger(id, body) VALUES (1, 'stale')") } == "operationInProgress")
-        #expect(manager.isOpen)
-        helper.resume()
-        #expect(helper.finish() == 0, "\(helper.errorOutput)")
-        #expect(thrownCase { try manager.execute("INSERT INTO ledger(id, body) VALUES (2, 'stale')") } == "databaseReplaced")
-        try manager.open(password: "new-secret")
-        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM ledger") == 0)
-        manager.close()
-    }
-
-    /// Rollback-journal mode: the original header, kept in the journal, is written back. (A WAL
-    /// file is retired by a schema entry, already checkpointed into the file by then: without
-    /// its key, recovery cannot take it out and reports `recoveryFailed`, see README.)
-    @Test("killed once the old file is retired, the copy then lost: recovery un-retires the old file")
-    func retiredFileWithoutCopy() throws {
-        let (dir, helper) = try retiredRekey(wal: false)
-        helper.kill()
-        try FileManager.default.removeItem(at: dir.file("ledger.db.scm-rekey"))
-        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file("ledger.db")) == .discardedUnprovenCopy)
-        let found = ReplaceScene.readBack(dir, encrypted: true)
-        #expect(found.state == "old" && found.problems == [], "\(found)")
-        #expect(found.ids == Set(1...50))
+        try ReplaceScene.makeLedger(in: dir, encrypted: false, wal: wal)
+        let committed = try ReplaceScene.commitRows(1...20, in: dir, encrypted: false, leaveInWAL: false)
+        let before = Fixture.bytes(dir.file("ledger.db"))
+        let holderPID: Int
+        let holderName: String
+        var shell: OpenShell?
+        var holder: FileHolder?
+        if reads {
+            let reader = try OpenShell(dir.file("ledger.db"))
+            shell = reader
+            holderPID = reader.processID
+            holderName = "sqlcipher"
+            Thread.sleep(forTimeInterval: 0.2)
+        } else {
+            let held = try FileHolder(dir.file("ledger.db"))
+            holder = held
+            holderPID = held.processID
+            holderName = "sleep"
+        }
+        let error = thrownError {
+            try DatabaseTools.encryptPlaintextDatabase(
+                at: dir.file("ledger.db"), password: "new-secret", configuration: ReplaceScene.configuration(kdf: 4000))
+        }
+        shell?.close()
+        holder?.stop()
+        guard case .openElsewhere(_, let pid, let name)? = error as? DatabaseManagerError else {
+            Issue.record("expected openElsewhere, got \(String(describing: error))")
+            return
+        }
+        #expect(pid == holderPID)
+        #expect(name == holderName)
+        #expect(Fixture.bytes(dir.file("ledger.db")) == before)
         #expect(FileSnapshot(dir.url).leftovers == [])
+        // Once it is closed, the same call succeeds.
+        try DatabaseTools.encryptPlaintextDatabase(
+            at: dir.file("ledger.db"), password: "new-secret", configuration: ReplaceScene.configuration(kdf: 4000))
+        let found = ReplaceScene.readBack(dir, flow: "encrypt-ledger")
+        #expect(found.state == "new" && found.ids == committed, "\(found)")
     }
 }
 
@@ -182,6 +126,64 @@ enum ReplaceScene {
             let plain = try Connection(path: dir.file("ledger.db").path, mode: .readWriteCreate)
             try plain.executeScript(script)
             plain.close()
+        }
+    }
+
+    /// A configuration with the tests' cheap KDF (`kdf` iterations).
+    static func configuration(kdf: Int) -> DatabaseConfiguration {
+        DatabaseConfiguration(cipher: CipherOptions(kdfIterations: kdf, allowsLegacyKDFIterations: true))
+    }
+
+    /// Commits the ids to the ledger, one transaction each, and returns them. `leaveInWAL`: by
+    /// a process (`sqlite3`-like: our helper's Python writer is not needed) that is killed
+    /// afterwards, so the rows are only in the `-wal`, as after an app crash.
+    static func commitRows(
+        _ ids: ClosedRange<Int>, in dir: TemporaryDirectory, encrypted: Bool, leaveInWAL: Bool
+    ) throws -> Set<Int> {
+        let connection =
+            encrypted
+            ? try keyedConnection(dir.file("ledger.db"), password: "old-secret")
+            : try Connection(path: dir.file("ledger.db").path, mode: .readWrite)
+        try connection.executeScript("PRAGMA wal_autocheckpoint = 0")
+        for id in ids { try connection.executeScript("INSERT INTO ledger(id, body) VALUES (\(id), 'row')") }
+        if leaveInWAL {
+            // What a kill leaves: the -wal with the rows, the file without them.
+            let wal = dir.file("ledger.db-wal").path
+            let saved = try Data(contentsOf: URL(fileURLWithPath: wal))
+            connection.keepWALOnClose()
+            connection.close()
+            try saved.write(to: URL(fileURLWithPath: wal))
+            try? FileManager.default.removeItem(atPath: dir.file("ledger.db-shm").path)
+            #expect((FileSystem.size(of: wal) ?? 0) > 0)
+        } else {
+            connection.close()
+        }
+        return Set(ids)
+    }
+
+    /// What the next open finds after `flow` (it runs recovery): `settings-ledger` — the old
+    /// (kdf 4000) or the new (kdf 5000) settings, same password; `encrypt-ledger` — plaintext
+    /// or "new-secret".
+    static func readBack(_ dir: TemporaryDirectory, flow: String) -> (state: String, ids: Set<Int>, problems: [String]) {
+        guard flow == "settings-ledger" else { return readBack(dir, encrypted: false) }
+        let old = dir.openResult("ledger.db", password: "old-secret")
+        let newManager = TemporaryDirectory.manager(at: dir.file("ledger.db"), kdfIterations: 5000)
+        let new = Result { try newManager.open(password: "old-secret") }
+        newManager.close()
+        do {
+            switch (old, new) {
+            case ("none", .failure):
+                return ("old", try dir.withOpened("ledger.db", password: "old-secret", read), [])
+            case (_, .success) where old != "none":
+                let manager = TemporaryDirectory.manager(at: dir.file("ledger.db"), kdfIterations: 5000)
+                try manager.open(password: "old-secret")
+                defer { manager.close() }
+                return ("new", try manager.withDatabase(read), [])
+            default:
+                return ("broken", [], ["old settings: \(old), new settings: \(new)"])
+            }
+        } catch {
+            return ("broken", [], ["\(error)"])
         }
     }
 
@@ -238,6 +240,7 @@ enum ReplaceScene {
 /// database open until ``close()``.
 final class OpenShell {
     private let process = Process()
+    var processID: Int { Int(process.processIdentifier) }
     private let input = Pipe()
 
     init(_ url: URL) throws {

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
 
 /// Passwords and keys never show up in descriptions, debug descriptions, `dump()`, errors or
 /// what the delegate hears; key buffers are zeroed when they are released.
-@Suite struct KeyHygieneTests {
+@Suite(.ownThread) struct KeyHygieneTests {
     static let password = "hunter2-Kx9-unique-password"
     static let newPassword = "rekeyed-Qz7-unique-password"
     static let rawKey = Data((0..<32).map { UInt8(0xA0 + $0 % 16) ^ UInt8($0) })
@@ -131,7 +132,7 @@ import Testing
 
     /// The ways a manager lets go of its cached key.
     enum KeyRelease: String, CaseIterable, Sendable {
-        case close
+        case lock
         case rekey
         /// Close a database opened with a raw key, then open another one with a password.
         case rawKeyThenAnotherDatabase
@@ -149,8 +150,10 @@ import Testing
         let witness = WipeWitness()
         witness.watch(manager.cachedKey)
         switch release {
-        case .close:
+        case .lock:
             manager.close()
+            #expect(manager.hasCachedKey)
+            manager.close(forgettingKey: true)
             #expect(!manager.hasCachedKey)
         case .rekey:
             try manager.rekey(password: Self.newPassword)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -6,7 +7,7 @@ import Testing
 /// Marker rows written through the manager never reach the disk in clear text: not in the
 /// database, its `-journal`, `-wal` or `-shm`, not in the temporary folders, not after a rekey
 /// or an in-place encryption; and SQLite's temporary b-trees stay in memory (`temp_store`).
-@Suite struct NoPlaintextOnDiskTests {
+@Suite(.ownThread) struct NoPlaintextOnDiskTests {
     /// Text that must never be found in clear on disk.
     struct Canary {
         let marker = "PLAINTEXT-CANARY-\(UUID().uuidString)"

@@ -8,6 +8,7 @@ enum RecordedEvent: Equatable, Sendable {
     case databaseError(String)
     case willMigrate(Int, Int)
     case didMigrate(Int, Int)
+    case closed, keyForgotten
 }
 
 /// A delegate that records every event in order; optionally runs a hook on open/create.
@@ -42,6 +43,8 @@ final class RecordingDelegate: DatabaseManagerDelegate, @unchecked Sendable {
     func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {
         record(.didMigrate(oldVersion, newVersion))
     }
+    func databaseManagerDidCloseDatabase(_ manager: DatabaseManager) { record(.closed) }
+    func databaseManagerDidForgetKey(_ manager: DatabaseManager) { record(.keyForgotten) }
 }
 
 /// A migrator that records its calls and can fail.

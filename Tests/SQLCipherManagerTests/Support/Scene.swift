@@ -76,14 +76,15 @@ final class Scene: @unchecked Sendable {
     }
 
     /// Runs a flow whose progress fills the small disk as soon as the flow has started writing
-    /// (its first report above 0), so the disk runs out in the middle; the filler is removed
-    /// before this returns or throws.
-    func fillingTheDisk(_ flow: (@escaping (Double) -> Void) throws -> Void) throws {
+    /// (its first report above 0; `atStart`: its first report, for an in-place rekey, which
+    /// reports only 0 and 1), so the disk runs out in the middle; the filler is removed before
+    /// this returns or throws.
+    func fillingTheDisk(atStart: Bool = false, _ flow: (@escaping (Double) -> Void) throws -> Void) throws {
         let disk = disk
         defer { disk?.unfill() }
         var filled = false
         try flow { fraction in
-            guard fraction > 0, !filled else { return }
+            guard fraction > 0 || atStart, !filled else { return }
             filled = true
             disk?.fill()
         }

@@ -1,0 +1,200 @@
+import Foundation
+
+// MARK: - Rekey in place
+
+/// A key change that keeps the cipher settings re-encrypts the file where it is, in one write
+/// transaction on the writer: `BEGIN IMMEDIATE`, `sqlite3_rekey` (every page read with the old
+/// key and written with the new one), `COMMIT` with `synchronous = FULL`. SQLite's rollback
+/// journal (written under the old key) or WAL is the crash safety: a crash leaves the file on
+/// the old key (the next open rolls the journal back, or ignores the uncommitted frames) or on
+/// the new one. No copy, no rename. Other connections on the old key fail their next statement
+/// with `SQLITE_NOTADB` (``DatabaseManagerError/keyChanged(path:)``) and never write.
+///
+/// SQLCipher 3.4.1's `sqlite3_rekey` returns `SQLITE_OK` even when its page loop or commit
+/// failed, and then leaves the new key as the connection's write key: so the outcome is
+/// checked with a fresh connection keyed with the new key, and on any doubt the writer is
+/// closed and opened again with the old key (never written on again).
+extension DatabaseManager {
+    /// The key to give `sqlite3_rekey` so that the file at `path` keeps its salt — `key` derived
+    /// once for it (every later connection, pool readers and siblings included, is keyed with
+    /// that raw form), or `key` itself — or `nil` when the change needs another salt (a raw key
+    /// with another salt, or a password for a key-slot file): then only a new file will do.
+    /// In place, a new salt would reach the rollback journal's copy of page 1, which is
+    /// encrypted with the old key: a rolled-back change would then open with neither key.
+    func inPlaceKey(for key: SecretBytes, path: String) -> (material: SecretBytes, derived: KeyDerivation.Derived?)? {
+        guard let salt = derivedKey?.salt ?? KeyDerivation.salt(ofFileAt: path) else { return key.isRawKey ? (key, nil) : nil }
+        let saltHex = salt.map { String(format: "%02x", $0) }.joined()
+        if key.isRawKey {
+            // x'<64 hex key>' keeps the file's salt; x'<64 hex key><32 hex salt>' sets its own.
+            let keepsSalt = key.withBytes { text -> Bool in
+                guard text.count == 3 + 2 * (32 + KeyDerivation.saltLength) else { return true }
+                // Compared in place (`| 0x20`: lowercase hex), never copied out of the SecretBytes.
+                return zip(text[66..<(66 + 2 * KeyDerivation.saltLength)], saltHex.utf8).allSatisfy { $0 | 0x20 == $1 }
+            }
+            return keepsSalt ? (key, nil) : nil
+        }
+        guard Array(salt.prefix(KeySlotFile.saltMarker.count)) != KeySlotFile.saltMarker else { return nil }
+        let derived = Self.derive(key, salt: salt, cipher: configuration.cipher)
+        return (derived?.rawKey ?? key, derived)
+    }
+
+    func inPlaceRekeyFlow(
+        key: SecretBytes, keyed: (material: SecretBytes, derived: KeyDerivation.Derived?), progress: ((Double) -> Void)?
+    ) throws {
+        let db = try requireDatabase()
+        let path = db.connection.path
+        try configuration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+        guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
+        notify(.willRekey)
+        let (newKey, newDerived) = keyed
+        let marker = InPlaceRekeyMarker(
+            previous: InPlaceRekeyMarker.checkValue(of: derivedKey?.rawKey ?? oldKey), new: InPlaceRekeyMarker.checkValue(of: newKey))
+        var siblings: [DatabaseManager] = []
+        do {
+            try Self.checkInPlaceRekeyPossible(path: path)
+            siblings = try pauseSiblings(of: db.connection)
+            // Running reads end first; later ones wait for the lock and run on the writer.
+            readers.closeAll()
+            progress?(0)
+            try rekeyInPlace(db.connection, to: newKey, marker: marker)
+        } catch {
+            let error = DatabaseManagerError(diagnosing: error, path: path)
+            reconnectAfterFailedRekey(path: path)
+            restoreSiblings(siblings)
+            notify(.rekeyFailed(error))
+            throw error
+        }
+        cachedKey = key
+        derivedKey = newDerived
+        configureReaders()
+        reopenSiblings(siblings, key: key, derived: newDerived, cipher: configuration.cipher)
+        progress?(1)
+        notify(.didRekey)
+    }
+
+    /// The file and its folder (for the `-journal`) writable, and room for a journal or WAL
+    /// that holds every page.
+    private static func checkInPlaceRekeyPossible(path: String) throws {
+        let folder = DatabaseFile(path: path).directory
+        guard FileSystem.isWritable(path) else { throw DatabaseManagerError.permissionDenied(path: path, underlying: nil) }
+        guard FileSystem.isWritable(folder) else { throw DatabaseManagerError.permissionDenied(path: folder, underlying: nil) }
+        let size = FileSystem.databaseSize(of: path)
+        // Each page once more, plus the journal's or WAL's few bytes per page and header.
+        let needed = size + size / 64 + 65_536
+        let available = try FileSystem.availableSpace(in: folder)
+        guard available >= needed else {
+            throw DatabaseManagerError.insufficientDiskSpace(path: path, needed: needed, available: available)
+        }
+    }
+
+    /// The transaction itself, with the marker beside the file while it runs. Throws when the
+    /// file is not on the new key afterwards; then the writer has been closed.
+    private func rekeyInPlace(_ connection: Connection, to newKey: SecretBytes, marker: InPlaceRekeyMarker) throws {
+        let path = connection.path
+        let markerPath = InPlaceRekeyMarker.path(for: path)
+        guard let lock = try OperationLock.acquire(for: markerPath) else {
+            throw DatabaseManagerError.operationInProgress(path: path)
+        }
+        defer { lock.release() }
+        do { try marker.write(for: path) } catch {
+            try? InPlaceRekeyMarker.remove(for: path)
+            throw error
+        }
+        FaultPause.at("rekey-marked")
+        let applied: Bool
+        do {
+            applied = try runRekeyTransaction(connection, to: newKey)
+        } catch {
+            try? InPlaceRekeyMarker.remove(for: path)
+            throw error
+        }
+        guard applied else {
+            try? InPlaceRekeyMarker.remove(for: path)
+            throw Self.unappliedRekeyError(path: path)
+        }
+        FaultPause.at("rekey-committed")
+        try InPlaceRekeyMarker.remove(for: path)
+    }
+
+    /// `BEGIN IMMEDIATE` (waiting the busy timeout for another writer), `sqlite3_rekey`,
+    /// `COMMIT`, all with `synchronous = FULL`; then which key opens the file. `true`: the new
+    /// one, and the writer (now keyed with it) stays. Otherwise the writer is closed (its write
+    /// key, even its read key, may be the new one) and the caller opens it again: `false`, or
+    /// the error of the `COMMIT`.
+    private func runRekeyTransaction(_ connection: Connection, to newKey: SecretBytes) throws -> Bool {
+        let db = Database(connection: connection)
+        let synchronous = try db.scalar(Int.self, "PRAGMA synchronous") ?? 2
+        // The pragma cannot change inside a transaction: before BEGIN, and back after COMMIT.
+        if synchronous < 2 { try connection.executeScript("PRAGMA synchronous = FULL") }
+        defer { if synchronous < 2, !connection.isClosed { try? connection.executeScript("PRAGMA synchronous = \(synchronous)") } }
+        try connection.executeScript("BEGIN IMMEDIATE")
+        var failure: (any Error)?
+        do {
+            // SQLCipher's page loop never looks at sqlite3_interrupt: an interrupt during it
+            // is honoured after it, by the rollback; the COMMIT is the point of no return.
+            try Interruption.undoable {
+                try newKey.withBytes { try connection.rekey($0) }
+                try Interruption.checkpoint()
+            }
+            try Interruption.committed { try connection.executeScript("COMMIT") }
+        } catch {
+            failure = error
+        }
+        if !connection.isAutocommit { try? connection.executeScript("ROLLBACK") }
+        if Self.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
+        closeConnection()
+        // A COMMIT that failed says why (a reader kept the lock: busy); a failed page loop says nothing.
+        if let failure { throw failure }
+        return false
+    }
+
+    /// Why the file is still on the old key, as far as the disk tells (SQLCipher does not say).
+    private static func unappliedRekeyError(path: String) -> DatabaseManagerError {
+        let folder = DatabaseFile(path: path).directory
+        if let available = try? FileSystem.availableSpace(in: folder), available < FileSystem.databaseSize(of: path) {
+            return .diskFull(path: path, underlying: nil)
+        }
+        if !FileSystem.isWritable(path) { return .permissionDenied(path: path, underlying: nil) }
+        if !FileSystem.isWritable(folder) { return .permissionDenied(path: folder, underlying: nil) }
+        return .ioError(path: path, underlying: nil)
+    }
+
+    /// A refused key after recovery took the `stale` marker of an interrupted key change: which
+    /// key opens the file (``DatabaseManagerError/keyChangeInterrupted(path:opensWith:)``); or
+    /// ``DatabaseManagerError/operationInProgress(path:)`` while a change still runs.
+    static func explainingInterruptedRekey(
+        _ error: DatabaseManagerError, path: String, key: SecretBytes, cipher: CipherOptions, stale: InPlaceRekeyMarker?
+    ) -> DatabaseManagerError {
+        switch error {
+        case .incorrectPasswordOrSettings, .incorrectKeyOrSettings: break
+        default: return error
+        }
+        if stale == nil, InPlaceRekeyMarker.read(for: path) != nil, OperationLock.isHeld(for: InPlaceRekeyMarker.path(for: path)) {
+            return .operationInProgress(path: path)
+        }
+        guard let marker = stale else { return error }
+        let given = KeyDerivation.salt(ofFileAt: path).flatMap { derive(key, salt: $0, cipher: cipher)?.rawKey } ?? key
+        return .keyChangeInterrupted(path: path, opensWith: marker.side(of: given))
+    }
+
+    /// `true` when a fresh connection keyed with `key` reads the schema of the file at `path`.
+    static func opens(path: String, key: SecretBytes, configuration: DatabaseConfiguration) -> Bool {
+        guard let connection = try? unlockedConnection(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+            return false
+        }
+        connection.close()
+        return true
+    }
+
+    /// After a failed change that closed the writer: opens it again with the old key (the
+    /// file's, as checked), without events or migration. Stays closed if that fails.
+    private func reconnectAfterFailedRekey(path: String) {
+        guard database == nil, let key = derivedKey?.rawKey ?? cachedKey else {
+            configureReaders()
+            return
+        }
+        database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+        configureReaders()
+    }
+}

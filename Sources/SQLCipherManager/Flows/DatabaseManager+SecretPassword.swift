@@ -1,0 +1,113 @@
+import Foundation
+
+// MARK: - Passwords in SecretBytes
+
+extension DatabaseManager {
+    /// `create(password: String)` with the password's UTF-8 bytes in ``SecretBytes``: a program
+    /// that reads the password straight into one never makes a `String` of it (an ASCII
+    /// password is NFC already; any other is normalised through a `String`).
+    public func create(password: SecretBytes) throws {
+        try locked {
+            let typed = password.normalizedPassword()
+            try configuration.passwordPolicy.validate(typed)
+            try openFlow(key: typed, creating: true)
+        }
+    }
+
+    /// `open(password: String)` with the password's UTF-8 bytes in ``SecretBytes`` (see
+    /// `create(password:)`).
+    public func open(password: SecretBytes) throws {
+        try locked {
+            if password.count == 0 { try refuseEmptyPassword() }
+            let typed = password.normalizedPassword()
+            if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
+                try configuration.passwordPolicy.validate(typed)
+            }
+            let slotKey = try keySlotKey(UnlockSecret.typed(typed), path: requirePath(), fallsBack: false)
+            try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
+        }
+    }
+
+    /// `rekey(password: String, …)` with the new password's UTF-8 bytes in
+    /// ``SecretBytes``.
+    public func rekey(password: SecretBytes, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+        try locked {
+            let typed = password.normalizedPassword()
+            try configuration.passwordPolicy.validate(typed)
+            try refuseKeySlotRekey()
+            try rekeyFlow(key: typed, options: options, progress: progress)
+        }
+    }
+
+    /// `isCurrentPassword(_: String)` with the password's UTF-8 bytes in ``SecretBytes``.
+    public func isCurrentPassword(_ password: SecretBytes) -> Bool {
+        locked {
+            guard database != nil, let cachedKey else { return false }
+            let typed = password.normalizedPassword()
+            guard cachedKey.isRawKey else { return typed.isEqual(to: cachedKey) }
+            guard let passwordDigest else { return false }
+            return Self.passwordDigest(of: typed).isEqual(to: passwordDigest)
+        }
+    }
+}
+
+extension SecretBytes {
+    /// `true` when every byte is ASCII.
+    var hasOnlyASCIIBytes: Bool { withBytes { $0.allSatisfy { $0 < 0x80 } } }
+
+    /// The password's bytes in NFC: ASCII is its own NFC form, so it is used as is, with no
+    /// copy; any other password goes through a `String` (a copy the runtime does not wipe).
+    func normalizedPassword() -> SecretBytes {
+        guard !isRawKey, !hasOnlyASCIIBytes else { return self }
+        return SecretBytes(password: withBytes { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// The password as a `String`, for a rule that needs one (a copy that is not wiped).
+    var passwordText: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+}
+
+extension UnlockSecret {
+    /// What a typed password may be (`typed(_:)`), from its bytes: the password,
+    /// and a recovery key when the bytes have that form (only then is a `String` made of them).
+    static func typed(_ password: SecretBytes) -> [UnlockSecret] {
+        var secrets: [UnlockSecret] = [.password(password)]
+        let looksLikeRecoveryKey = password.withBytes { bytes in
+            (30...80).contains(bytes.count)
+                && bytes.allSatisfy {
+                    $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF)
+                }
+        }
+        if looksLikeRecoveryKey, let recovery = try? RecoveryKey.secret(parsing: password.passwordText) {
+            secrets.append(.recovery(recovery))
+        }
+        return secrets
+    }
+}
+
+extension PasswordPolicy {
+    /// `validate(_:)` for a password in ``SecretBytes``. The default policy (not
+    /// blank) checks an ASCII password's bytes in place; any other policy or password needs a
+    /// `String` of it, which is not wiped.
+    func validate(_ password: SecretBytes) throws {
+        if checksOnlyBlank, password.hasOnlyASCIIBytes {
+            let blank = password.withBytes { $0.allSatisfy { [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains($0) } }
+            if blank { throw DatabaseManagerError.invalidPassword(reason: Self.blankReason("")!) }
+            return
+        }
+        try validate(password.passwordText)
+    }
+}
+
+extension DatabaseTools {
+    /// `encryptPlaintextDatabase(at:to:password: String, …)` with the password's UTF-8 bytes in
+    /// ``SecretBytes``.
+    public static func encryptPlaintextDatabase(
+        at source: URL, to destination: URL? = nil, password: SecretBytes,
+        configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
+    ) throws {
+        let typed = password.normalizedPassword()
+        try configuration.passwordPolicy.validate(typed)
+        try DatabaseManager.encryptFlow(
+            source: source.path, destination: destination?.path, key: typed, configuration: configuration, progress: progress)
+    }
+}

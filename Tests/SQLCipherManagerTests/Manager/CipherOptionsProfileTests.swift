@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import SQLCipherManager
+
+/// `CipherOptions.largePages` (issue 26): a new database with 4,096-byte pages and SQLCipher 3's
+/// other settings opens in the Debian `sqlcipher` shell (SQLCipher 3.4.1) with the pragmas its
+/// documentation gives, not without them, and the settings diagnosis finds it.
+@Suite struct CipherOptionsProfileTests {
+    private static let password = "profile's password"
+
+    private func createdDatabase(_ dir: TemporaryDirectory) throws -> URL {
+        let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(cipher: .largePages))
+        try manager.create(password: Self.password)
+        try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT)")
+        try manager.transaction { db in
+            for id in 1...300 { try db.execute("INSERT INTO t VALUES (?, ?)", id, "row \(id) " + String(repeating: "z", count: id % 90)) }
+        }
+        #expect(try manager.scalar(Int.self, "PRAGMA page_size") == 4096)
+        manager.close()
+        return dir.file()
+    }
+
+    @Test func theProfilesDatabaseOpensInTheSQLCipher3ShellWithTheDocumentedPragma() throws {
+        let dir = TemporaryDirectory()
+        let url = try createdDatabase(dir)
+        #expect(CipherOptions.largePages.pageSize == 4096)
+        #expect(CipherOptions.largePages.kdfIterations == nil && CipherOptions.largePages.usesHMAC == nil)
+        let key = "PRAGMA key = \(sqlLiteral(Self.password));\n"
+        let opened = try sqlcipherShell(
+            url.path, key + "PRAGMA cipher_page_size = 4096;\nSELECT count(*), sum(length(x)) FROM t;\nPRAGMA integrity_check;\n")
+        #expect(opened.status == 0, "sqlcipher: \(opened.stderr)")
+        let expectedLength = (1...300).reduce(0) { $0 + "row \($1) ".count + $1 % 90 }
+        #expect(opened.stdout.split(separator: "\n").map(String.init) == ["300|\(expectedLength)", "ok"])
+        // SQLCipher 3's defaults (1,024-byte pages) do not open it.
+        let defaults = try sqlcipherShell(url.path, key + "SELECT count(*) FROM t;\n")
+        #expect(defaults.status != 0)
+        #expect(defaults.stderr.contains("not a database"))
+    }
+
+    @Test func theSettingsDiagnosisFindsTheProfile() throws {
+        let dir = TemporaryDirectory()
+        let url = try createdDatabase(dir)
+        let manager = DatabaseManager(url: url)
+        #expect(thrownCase { try manager.open(password: Self.password) } == "incorrectPasswordOrSettings")
+        guard case .opens(let candidate) = try manager.diagnoseCipherSettings(password: Self.password) else {
+            Issue.record("the diagnosis did not find the profile's settings")
+            return
+        }
+        #expect(candidate.options.pageSize == 4096)
+        #expect(candidate.name == "SQLCipher 3 defaults with 4096-byte pages")
+        let reopened = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: candidate.options))
+        try reopened.open(password: Self.password)
+        #expect(try reopened.scalar(Int.self, "SELECT count(*) FROM t") == 300)
+        reopened.close()
+    }
+}

@@ -1,0 +1,157 @@
+"""The flows under test: their fixture, the traced command, the recovery and the check of a state.
+
+Keys are described as dicts: {"kind": "password", "secret": ..., "kdf": N}, {"kind": "raw",
+"hex": ...} or {"kind": "plain"}. Databases are opened for checking with the system `sqlcipher`
+shell (the same SQLCipher the library links), each attempt on its own copy of the folder so
+that SQLite's own recovery (hot journal, -wal) under one key cannot affect another attempt.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+OLD, NEW = "old-secret-pl", "new-secret-pl"
+ROWS, PENDING_ROWS = 500, 100
+MARKER = b"PLMARK"
+KDF = ["--kdf-iter", "4000", "--legacy-kdf"]
+SQLITE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def password(secret, kdf=4000):
+    return {"kind": "password", "secret": secret, "kdf": kdf}
+
+
+PLAIN = {"kind": "plain"}
+
+
+# MARK: - The sqlcipher shell
+
+def _prelude(key):
+    if key["kind"] == "password":
+        return ["PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"]]
+    if key["kind"] == "raw":
+        return ["PRAGMA key = \"x'%s'\";" % key["hex"]]
+    return []
+
+
+def shell(db, key, statements, timeout=60):
+    script = "\n".join([".mode list"] + _prelude(key) + statements) + "\n"
+    return subprocess.run(["sqlcipher", "-batch", "-bail", db], input=script.encode(), capture_output=True, timeout=timeout)
+
+
+def read_database(db, key):
+    """What the database holds under `key` (SQLite's own recovery applies): opened, integrity, rows."""
+    result = shell(db, key, [
+        "SELECT 'PLOPEN|' || count(*) FROM sqlite_master;", "PRAGMA integrity_check;",
+        "SELECT 'PLROW|' || id || '|' || v FROM t ORDER BY id;"])
+    lines = result.stdout.decode("utf-8", "replace").splitlines()
+    opened = any(line.startswith("PLOPEN|") for line in lines)
+    rows = [line for line in lines if line.startswith("PLROW|")]
+    integrity = [line for line in lines if opened and not line.startswith("PL") and line not in ("wal", "delete")]
+    return {
+        "opened": opened, "integrity": ";".join(integrity) or "none", "count": len(rows),
+        "digest": hashlib.sha256("\n".join(rows).encode()).hexdigest(), "rows": rows,
+        "error": result.stderr.decode("utf-8", "replace").strip(),
+    }
+
+
+def open_copy(folder, path, key, scratch):
+    """read_database on a fresh copy of the folder."""
+    if os.path.exists(scratch):
+        shutil.rmtree(scratch)
+    shutil.copytree(folder, scratch, symlinks=True)
+    try:
+        return read_database(os.path.join(scratch, path), key)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+# MARK: - Fixtures
+
+def create_database(db, key, wal, rows=ROWS):
+    statements = ["PRAGMA journal_mode = %s;" % ("WAL" if wal else "DELETE"),
+                  "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT NOT NULL);",
+                  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < %d) "
+                  "INSERT INTO t(id, v) SELECT x, printf('PLMARK-%%05d-%%s', x, hex(randomblob(40))) FROM c;" % rows]
+    result = shell(db, key, statements)
+    if result.returncode != 0:
+        raise RuntimeError("fixture: %s" % result.stderr.decode())
+
+
+def add_pending_rows(db, key):
+    """Commits PENDING_ROWS rows that stay in the -wal: the writer is killed (-9) before it closes."""
+    ready = db + ".pl-ready"
+    script = "\n".join([".mode list"] + _prelude(key) + [
+        "PRAGMA wal_autocheckpoint = 0;",
+        "WITH RECURSIVE c(x) AS (SELECT %d UNION ALL SELECT x + 1 FROM c WHERE x < %d) "
+        "INSERT INTO t(id, v) SELECT x, printf('PLMARK-wal-%%05d-%%s', x, hex(randomblob(40))) FROM c;"
+        % (ROWS + 1, ROWS + PENDING_ROWS),
+        ".system touch '%s'" % ready]) + "\n"
+    process = subprocess.Popen(["sqlcipher", "-batch", "-bail", db], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    process.stdin.write(script.encode())
+    process.stdin.flush()
+    deadline = time.time() + 60
+    while not os.path.exists(ready):
+        if process.poll() is not None or time.time() > deadline:
+            raise RuntimeError("fixture: the -wal writer stopped: %s" % process.stderr.read().decode())
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    os.unlink(ready)
+    if not os.path.exists(db + "-wal") or os.path.getsize(db + "-wal") == 0:
+        raise RuntimeError("fixture: no -wal was left")
+
+
+def export_key(tools, folder, db, secret):
+    result = tools.cipherdb(folder, ["export-key", db, "--password-env", "PL_PASSWORD"], {"PL_PASSWORD": secret})
+    match = re.search(r"x'([0-9a-f]{64})'", result.stdout.decode())
+    return ({"kind": "raw", "hex": match.group(1)}, result) if match else (None, result)
+
+
+# MARK: - Flows
+
+class Flow:
+    """name, database file, fixture kind (encrypted, plaintext, slots), command, forms."""
+
+    def __init__(self, name, fixture, command, old, new, db="db.db", out=None, extra_files=(), kind="one-of"):
+        self.name, self.fixture, self.command, self.old, self.new = name, fixture, command, old, new
+        self.db, self.out, self.extra_files, self.kind = db, out, extra_files, kind
+
+    def allowed(self, path):
+        names = [self.db + s for s in SQLITE_FILES] + list(self.extra_files)
+        if self.out:
+            names += [self.out + s for s in SQLITE_FILES]
+        return path in names
+
+
+def flows():
+    cipherdb = lambda *words: ("cipherdb", list(words))
+    return {
+        "rekey": Flow("rekey", "encrypted", cipherdb("rekey", "db.db", "--password-env", "PL_OLD", "--new-password-env", "PL_NEW", *KDF),
+                      password(OLD), password(NEW)),
+        "settings": Flow("settings", "encrypted",
+                         cipherdb("settings", "db.db", "--password-env", "PL_OLD", *KDF, "--set-kdf-iter", "8000"),
+                         password(OLD), password(OLD, 8000), extra_files=("db.db.cipherdb-settings",)),
+        "encrypt": Flow("encrypt", "plaintext", cipherdb("encrypt", "db.db", "--password-env", "PL_NEW", *KDF), PLAIN, password(NEW)),
+        "encrypt-to": Flow("encrypt-to", "plaintext", cipherdb("encrypt", "db.db", "--to", "out.db", "--password-env", "PL_NEW", *KDF),
+                           PLAIN, password(NEW), out="out.db", kind="copy"),
+        "decrypt": Flow("decrypt", "encrypted", cipherdb("decrypt", "db.db", "--to", "out.db", "--password-env", "PL_OLD", *KDF),
+                        password(OLD), PLAIN, out="out.db", kind="copy"),
+        "keys-convert": Flow("keys-convert", "encrypted", cipherdb("keys", "db.db", "convert", "--password-env", "PL_OLD", *KDF),
+                             password(OLD), None, extra_files=("db.db.scm-keys",), kind="convert"),
+        "keys-change-password": Flow("keys-change-password", "slots",
+                                     cipherdb("keys", "db.db", "change-password", "--password-env", "PL_OLD", "--new-password-env", "PL_NEW"),
+                                     None, None, extra_files=("db.db.scm-keys",), kind="slot-password"),
+        "keys-rotate": Flow("keys-rotate", "slots", cipherdb("keys", "db.db", "rotate", "--password-env", "PL_OLD"),
+                            None, None, extra_files=("db.db.scm-keys",), kind="rotate"),
+        "first-launch": Flow("first-launch", "plaintext", ("helper", ["first-launch", "{folder}"]), PLAIN, None, db="test.db",
+                             extra_files=("keys", "keys/db", "keys/.lock"), kind="first-launch"),
+    }
+
+
+MODES = ("delete", "wal", "wal-pending")

@@ -18,23 +18,7 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
-        await OwnThreadSlots.shared.acquire()
-        let executor = OwnThreadExecutor()
-        defer {
-            executor.stop()
-            Task { await OwnThreadSlots.shared.release() }
-        }
-        // A task of its own that starts on the executor (task-local values, such as the test
-        // being run, are copied into it). `withTaskExecutorPreference` alone would move this
-        // task only at its next enqueue, so a synchronous body could still run on this thread.
-        try await withoutActuallyEscaping(function) { function in
-            let task = Task(executorPreference: executor) { try await function() }
-            try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
-            }
-        }
+        try await OwnThreadSlots.shared.run(function)
     }
 }
 
@@ -44,38 +28,58 @@ extension Trait where Self == OwnThreadTrait {
     public static var ownThread: Self { OwnThreadTrait() }
 }
 
-/// Two slots, awaited without blocking a thread.
-actor OwnThreadSlots {
-    static let shared = OwnThreadSlots(count: 2)
+/// Two long-lived executors, each lent to one test at a time, awaited without blocking a thread.
+///
+/// The executors live as long as the process: a task that prefers an executor whose thread was
+/// started moments before sometimes runs on the global executor instead (Swift 6.3 on Linux,
+/// about 1 task in 140 with a new thread per task, 0 in 5,000 with two long-lived threads; seen
+/// without Swift Testing or TSan), which put a synchronous test body back on the pool.
+public actor OwnThreadSlots {
+    /// The slots the trait uses.
+    public static let shared = OwnThreadSlots(count: 2)
 
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var free: [OwnThreadExecutor]
+    private var waiting: [CheckedContinuation<OwnThreadExecutor, Never>] = []
 
-    init(count: Int) { free = count }
+    init(count: Int) { free = (0..<count).map { _ in OwnThreadExecutor() } }
 
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
+    /// Runs `function` in a task of its own that starts on one of the executors, once one is free.
+    public nonisolated func run(_ function: @Sendable () async throws -> Void) async throws {
+        let executor = await acquire()
+        defer { Task { await release(executor) } }
+        // A task of its own (task-local values, such as the test being run, are copied into it):
+        // `withTaskExecutorPreference` alone would move this task only at its next enqueue, so a
+        // synchronous body could still run on the calling thread.
+        try await withoutActuallyEscaping(function) { function in
+            let task = Task(executorPreference: executor) { try await function() }
+            try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
-        await withCheckedContinuation { waiting.append($0) }
     }
 
-    func release() {
+    private func acquire() async -> OwnThreadExecutor {
+        if let executor = free.popLast() { return executor }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release(_ executor: OwnThreadExecutor) {
         if waiting.isEmpty {
-            free += 1
+            free.append(executor)
         } else {
-            waiting.removeFirst().resume()
+            waiting.removeFirst().resume(returning: executor)
         }
     }
 }
 
-/// A `TaskExecutor` with one thread: runs the jobs of the tasks that prefer it, in order.
+/// A `TaskExecutor` with one thread that lives as long as the process: runs the jobs of the
+/// tasks that prefer it, in order.
 public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `stopped` are read and written only under `condition`.
+    // @unchecked: `jobs` is read and written only under `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
-    private var stopped = false
 
     /// The name of the executor's thread.
     public static let threadName = "own test thread"
@@ -98,22 +102,14 @@ public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Lets the thread run what is queued, then end.
-    func stop() {
-        condition.withLock {
-            stopped = true
-            condition.signal()
-        }
+    private func run() -> Never {
+        while true { next().runSynchronously(on: asUnownedTaskExecutor()) }
     }
 
-    private func run() {
-        while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
-    }
-
-    private func next() -> UnownedJob? {
+    private func next() -> UnownedJob {
         condition.withLock {
-            while jobs.isEmpty && !stopped { condition.wait() }
-            return jobs.isEmpty ? nil : jobs.removeFirst()
+            while jobs.isEmpty { condition.wait() }
+            return jobs.removeFirst()
         }
     }
 }

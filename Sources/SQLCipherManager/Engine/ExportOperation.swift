@@ -240,8 +240,12 @@ struct ExportOperation {
             }
             if result.sourceIsWAL { try connection.executeScript("PRAGMA journal_mode = WAL") }
         } catch let error as DatabaseManagerError {
-            if case .verificationFailed = error { throw error }
-            throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
+            switch error {
+            case .verificationFailed: throw error
+            // An interrupt (Ctrl-C) stopped the check: nothing is known to be wrong with the copy.
+            case .sqlite(let underlying) where underlying.code == .interrupt: throw underlying
+            default: throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
+            }
         }
     }
 

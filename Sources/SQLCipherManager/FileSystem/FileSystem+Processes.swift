@@ -22,9 +22,10 @@ extension FileSystem {
         var found: [OpenerProcess] = []
         for entry in entries {
             guard let pid = Int(entry), pid != me else { continue }
-            if descriptorCount(in: "/proc/\(entry)/fd", of: wanted) > 0, !isChildBeingStarted(pid, holding: wanted) {
-                found.append(OpenerProcess(processID: pid, name: processName(pid)))
-            }
+            guard holds(pid, wanted), !isChildBeingStarted(pid, holding: wanted) else { continue }
+            // Named only while it still has the file open: one that exited meanwhile is no opener.
+            let name = processName(pid)
+            if holds(pid, wanted) { found.append(OpenerProcess(processID: pid, name: name)) }
         }
         return found.sorted { $0.processID < $1.processID }
     }
@@ -51,14 +52,22 @@ extension FileSystem {
     /// `files` open (a descriptor it inherited without close-on-exec), and a child forked
     /// without `exec` that keeps a file open past the second counts too.
     private static func isChildBeingStarted(_ pid: Int, holding files: Set<FileIdentity>) -> Bool {
-        guard let parent = parentProcessID(pid), let program = identity(of: "/proc/\(parent)/exe") else { return false }
+        // A process that is gone (its /proc entry unreadable) holds nothing: not an opener.
+        guard let parent = parentProcessID(pid), let program = identity(of: "/proc/\(parent)/exe") else {
+            return !holds(pid, files)
+        }
         let deadline = Date(timeIntervalSinceNow: 1)
         while identity(of: "/proc/\(pid)/exe") == program {
-            if descriptorCount(in: "/proc/\(pid)/fd", of: files) == 0 { return true }
+            if !holds(pid, files) { return true }
             if Date() > deadline { return false }
             Thread.sleep(forTimeInterval: 0.001)
         }
-        return descriptorCount(in: "/proc/\(pid)/fd", of: files) == 0
+        return !holds(pid, files)
+    }
+
+    /// `true` while process `pid` has one of `files` open.
+    private static func holds(_ pid: Int, _ files: Set<FileIdentity>) -> Bool {
+        descriptorCount(in: "/proc/\(pid)/fd", of: files) > 0
     }
 
     /// The parent's process id from `/proc/<pid>/stat` (the field after the state, which follows

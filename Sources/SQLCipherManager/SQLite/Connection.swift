@@ -99,8 +99,10 @@ final class Connection {
         throw lastError(code: code, sql: sql)
     }
 
-    /// The connection's current error, for a failing return code.
+    /// The connection's current error, for a failing return code. An interrupt is noted
+    /// here, where every failure passes: a compile reading the schema stops too, not only a step.
     func lastError(code: Int32, sql: String?) -> SQLiteError {
+        if code & 0xFF == SQLITE_INTERRUPT { Interruption.noteFailedStep() }
         let extended = sqlite3_extended_errcode(handle)
         let useExtended = (extended & 0xFF) == (code & 0xFF)
         return SQLiteError(

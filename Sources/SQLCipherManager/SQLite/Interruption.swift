@@ -99,9 +99,9 @@ enum Interruption {
         try scoped(false, body)
     }
 
-    /// Records that a step failed after a request in an undoable scope: `SQLITE_INTERRUPT`
-    /// itself, or the error a SQL function (`sqlcipher_export`) makes of it. (Outside one,
-    /// the failure is reported as what it is.)
+    /// Records that a step or compile failed after a request in an undoable scope:
+    /// `SQLITE_INTERRUPT` itself, or the error a SQL function (`sqlcipher_export`) makes of it.
+    /// (Outside one, the failure is reported as what it is.)
     static func noteFailedStep() {
         guard isRequested, scopes.isUndoable else { return }
         state.lock.withLock { state.stoppedWork = true }

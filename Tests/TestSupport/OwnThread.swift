@@ -3,14 +3,19 @@ import Testing
 
 // MARK: - .ownThread: long blocking tests off the cooperative pool
 
-/// Runs each test of a suite (or one test) on a thread of its own, at most two at a time.
+/// Runs each test of a suite (or one test) in a task that prefers a thread of its own, at most
+/// two such bodies at a time.
 ///
 /// Swift Testing calls a synchronous test from a task on the cooperative pool, which has one
 /// thread per core (two here). Two long blocking tests (kill -9 loops, ledgers, child
 /// processes) therefore left no thread for any `async` test of the run, whose awaits then waited
-/// for minutes. With this trait the body runs on a dedicated `Thread` (the task's executor
-/// preference), and the tests waiting for one of the two slots wait without holding a thread,
-/// so blocking tests keep today's parallelism while the pool stays free.
+/// for minutes. With this trait the tests waiting for one of the two slots wait without holding
+/// a thread, and the body's task prefers a dedicated `Thread` (its executor preference).
+///
+/// The preference is a hint the Swift 6.3 runtime does not always follow: in a CI run every body
+/// of `OwnThreadTests` that had waited for a slot ran on the global pool, and a standalone
+/// program sees about 1 start in 140 there. Such a body blocks a pool thread, as it would without
+/// the trait; the two slots still bound how many run at once, which is what nothing may lose.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -23,17 +28,12 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == OwnThreadTrait {
-    /// Runs the test body on a thread of its own, at most two such bodies at a time, so that it
-    /// blocks no thread of the cooperative pool (see ``OwnThreadTrait``).
+    /// Runs the test body in a task that prefers a thread of its own, at most two such bodies at
+    /// a time, so that it usually blocks no thread of the cooperative pool (see ``OwnThreadTrait``).
     public static var ownThread: Self { OwnThreadTrait() }
 }
 
 /// Two long-lived executors, each lent to one test at a time, awaited without blocking a thread.
-///
-/// The executors live as long as the process: a task that prefers an executor whose thread was
-/// started moments before sometimes runs on the global executor instead (Swift 6.3 on Linux,
-/// about 1 task in 140 with a new thread per task, 0 in 5,000 with two long-lived threads; seen
-/// without Swift Testing or TSan), which put a synchronous test body back on the pool.
 public actor OwnThreadSlots {
     /// The slots the trait uses.
     public static let shared = OwnThreadSlots(count: 2)
@@ -43,7 +43,7 @@ public actor OwnThreadSlots {
 
     init(count: Int) { free = (0..<count).map { _ in OwnThreadExecutor() } }
 
-    /// Runs `function` in a task of its own that starts on one of the executors, once one is free.
+    /// Runs `function` in a task of its own that prefers one of the executors, once one is free.
     public nonisolated func run(_ function: @Sendable () async throws -> Void) async throws {
         let executor = await acquire()
         defer { Task { await release(executor) } }

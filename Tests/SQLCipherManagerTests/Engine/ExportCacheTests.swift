@@ -13,11 +13,18 @@ import Testing
         try Data(count: 10 * 1024 * 1024).write(to: large)
         #expect(Connection.scanCacheSize(forFileAt: small.path) == -2000)
         #expect(Connection.scanCacheSize(forFileAt: large.path) == -(15 * 1024 + 256))
+        // Past the limit, the limit.
+        #expect(Connection.scanCacheSize(forFileAt: large.path, limitKiB: 8 * 1024) == -(8 * 1024))
         #expect(Connection.scanCacheSize(forFileAt: dir.file("missing").path) == -2000)
         // A larger cache already in place is kept.
         #expect(Connection.scanCacheSize(forFileAt: large.path, atLeast: -65536) == -65536)
         #expect(Connection.scanCacheSize(forFileAt: large.path, atLeast: 50000) == 50000)
         #expect(Connection.scanCacheSize(forFileAt: large.path, atLeast: -2000) == -(15 * 1024 + 256))
+    }
+
+    @Test("the limit stays between 32 MiB and 1 GiB, whatever the machine's memory")
+    func theLimitIsBounded() {
+        #expect((32 * 1024...1024 * 1024).contains(Connection.scanCacheLimitKiB))
     }
 
     @Test func decryptLeavesTheOpenConnectionsCacheSizeAsItWas() throws {

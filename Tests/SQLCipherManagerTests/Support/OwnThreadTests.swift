@@ -3,36 +3,24 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// ``OwnThreadTrait``: the bodies of blocking tests run on threads of their own.
-@Suite("Blocking tests on their own threads", .ownThread)
+/// ``OwnThreadTrait``: at most two bodies of blocking tests run at once, whatever thread the
+/// runtime gives them.
+@Suite("Blocking tests: at most two at once", .ownThread)
 struct OwnThreadTests {
-    @Test("a synchronous body runs on its own thread, not on the cooperative pool")
-    func synchronousBody() {
-        #expect(Thread.current.name == OwnThreadExecutor.threadName)
-    }
+    /// How many of this suite's bodies are running now, and the most seen.
+    static let running = Mutex((now: 0, most: 0))
 
-    @Test("every case of a parameterized test runs on its own thread", arguments: 0..<3)
-    func parameterized(_ index: Int) {
-        #expect(Thread.current.name == OwnThreadExecutor.threadName)
-    }
-
-    @Test("a task started on a lent thread starts there every time")
-    func everyStart() async throws {
-        // With a new thread per task, about 1 start in 140 ran on the global executor instead.
-        let onPool = Mutex(0)
-        for _ in 0..<400 {
-            try await OwnThreadSlots.shared.run {
-                if Self.threadName() != OwnThreadExecutor.threadName { onPool.withLock { $0 += 1 } }
-            }
+    @Test("no more than two bodies run at the same time", arguments: 0..<6)
+    func atMostTwo(_ index: Int) async throws {
+        let now = Self.running.withLock { state in
+            state.now += 1
+            state.most = max(state.most, state.now)
+            return state.now
         }
-        #expect(onPool.withLock { $0 } == 0)
+        // Suspended, a body holds no thread: without the slots all six would be inside at once.
+        try await Task.sleep(for: .milliseconds(40))
+        Self.running.withLock { $0.now -= 1 }
+        #expect(now <= 2, "case \(index) ran beside \(now - 1) others")
     }
 
-    @Test("an async body resumes on its thread after a suspension")
-    func asyncBody() async throws {
-        try await Task.sleep(for: .milliseconds(1))
-        #expect(Self.threadName() == OwnThreadExecutor.threadName)
-    }
-
-    private static func threadName() -> String? { Thread.current.name }
 }

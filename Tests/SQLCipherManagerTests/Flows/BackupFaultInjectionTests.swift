@@ -4,7 +4,8 @@ import Testing
 
 @testable import SQLCipherManager
 
-/// Kills `FaultInjectionHelper backup` (a backup of the 20,000-row WAL template to `out.db`)
+/// Kills `FaultInjectionHelper backup` (a backup of the 20,000-row template to `out.db`, in WAL
+/// mode and in rollback-journal mode)
 /// with SIGKILL at seeded random moments, a few times while the temporary copy grows, and a few
 /// times right after the journal reaches its install phase. Each time, before anything else touches the files, `out.db` is absent or a
 /// complete verified backup; then the next backup to the same name recovers what the killed
@@ -22,23 +23,26 @@ struct BackupFaultInjectionTests {
         case broken
     }
 
-    @Test("a killed backup leaves no half file under the final name")
-    func killedBackup() throws {
+    @Test("a killed backup leaves no half file under the final name", arguments: [true, false])
+    func killedBackup(wal: Bool) throws {
         let seed = FaultInjection.seed
         var random = SeededGenerator(seed: seed)
-        let full = try attempt(.never, context: "seed \(seed), unkilled")
+        let attempt = { (kill: (TemporaryDirectory) -> FaultInjection.Kill, context: String) in
+            try self.attempt(kill, wal: wal, context: "wal \(wal), " + context)
+        }
+        let full = try attempt({ _ in .never }, "seed \(seed), unkilled")
         #expect(full.found == .complete)
         var tally: [Found: Int] = [:]
         for index in 0..<Self.randomKills {
             let delay = Double.random(in: 0...max(full.duration, 0.01), using: &random)
-            let result = try attempt(.after(delay), context: "seed \(seed), kill \(index) after \(delay)s")
+            let result = try attempt({ _ in .after(delay) }, "seed \(seed), kill \(index) after \(delay)s")
             tally[result.found, default: 0] += 1
         }
         for index in 0..<Self.copyKills {
             let bytes = Int.random(in: 16_384...1_000_000, using: &random)
             let result = try attempt(
                 { dir in .afterFileReaches(path: dir.file("out.db").path + ".scm-backup", bytes: bytes) },
-                context: "seed \(seed), copy kill \(index) at \(bytes) bytes")
+                "seed \(seed), copy kill \(index) at \(bytes) bytes")
             // Killed before the copy was verified: nothing under the final name.
             #expect(result.found == .absent, "seed \(seed), copy kill \(index)")
             tally[result.found, default: 0] += 1
@@ -48,24 +52,26 @@ struct BackupFaultInjectionTests {
             let result = try attempt(
                 { dir in .afterFileContains(path: OperationJournal.path(for: dir.file("out.db").path), text: "phase=install", delay: delay)
                 },
-                context: "seed \(seed), install kill \(index) after \(delay)s")
+                "seed \(seed), install kill \(index) after \(delay)s")
             tally[result.found, default: 0] += 1
         }
         #expect(tally[.broken] == nil, "seed \(seed): \(tally)")
-        print("backup kills, seed \(seed): \(tally.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
-    }
-
-    private func attempt(_ kill: FaultInjection.Kill, context: String) throws -> (found: Found, duration: TimeInterval) {
-        try attempt({ _ in kill }, context: context)
+        print("backup kills, wal \(wal), seed \(seed): \(tally.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
     }
 
     /// One run of the helper in a fresh folder; returns what was at `out.db` right after it,
     /// and checks that a second backup leaves only a complete backup, no leftover.
     private func attempt(
-        _ kill: (TemporaryDirectory) -> FaultInjection.Kill, context: String
+        _ kill: (TemporaryDirectory) -> FaultInjection.Kill, wal: Bool, context: String
     ) throws -> (found: Found, duration: TimeInterval) {
         let dir = TemporaryDirectory()
         try FaultInjection.install("encrypted.db", in: dir)
+        if !wal {
+            let source = dir.manager(configure: { $0.journalMode = .delete })
+            try source.open(password: "old-secret")
+            #expect(try source.scalar(String.self, "PRAGMA journal_mode") == "delete")
+            source.close()
+        }
         let run = try FaultInjection.run("backup", in: dir.url, kill: kill(dir))
         if !run.killed { #expect(run.status == 0, "\(context): \(run.errorOutput)") }
         let found = inspect(dir.file("out.db"))

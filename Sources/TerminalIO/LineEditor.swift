@@ -24,9 +24,16 @@ public struct LineEditor {
     /// Shows `prompt` and reads one line. `nil` at end of input (Ctrl-D on an empty line).
     /// Where stdin or stdout is not a terminal, reads a plain line instead.
     public func readLine(prompt: String) -> String? {
-        Console.write(prompt)
-        guard Self.isAvailable else { return Console.readLine() }
-        let line = EchoControl.withMode(.raw) { edit(prompt: prompt) }
+        guard Self.isAvailable else {
+            Console.write(prompt)
+            return Console.readLine()
+        }
+        // The prompt appears once the terminal is raw: keys typed as soon as it shows are then
+        // the editor's, not the terminal's to echo and erase in its own line mode.
+        let line = EchoControl.withMode(.raw) { () -> String? in
+            Console.write(prompt)
+            return edit(prompt: prompt)
+        }
         if let line { history?.add(line) }
         return line
     }

@@ -36,8 +36,11 @@ struct ExclusiveAccessTests {
         let dir = TemporaryDirectory()
         try Data("x".utf8).write(to: dir.file("held"))
         let identity = try #require(FileSystem.identity(of: dir.file("held").path))
-        let mine = try FileHandle(forReadingFrom: dir.file("held"))
-        defer { try? mine.close() }
+        // Close-on-exec, as every descriptor of the library: a child another test starts
+        // meanwhile must not inherit it (FileHandle's lacks the flag; CI once named a
+        // FaultInjectionHelper as the opener).
+        let mine = try POSIX.open(dir.file("held").path, .readOnly)
+        defer { POSIX.close(mine) }
         #expect(FileSystem.otherProcesses(withOpen: [identity]) == [])
         let holder = try FileHolder(dir.file("held"))
         defer { holder.stop() }

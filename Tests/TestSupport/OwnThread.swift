@@ -34,9 +34,9 @@ extension Trait where Self == OwnThreadTrait {
 }
 
 /// Two long-lived executors, each lent to one test at a time, awaited without blocking a thread.
-public actor OwnThreadSlots {
+actor OwnThreadSlots {
     /// The slots the trait uses.
-    public static let shared = OwnThreadSlots(count: 2)
+    static let shared = OwnThreadSlots(count: 2)
 
     private var free: [OwnThreadExecutor]
     private var waiting: [CheckedContinuation<OwnThreadExecutor, Never>] = []
@@ -44,7 +44,7 @@ public actor OwnThreadSlots {
     init(count: Int) { free = (0..<count).map { _ in OwnThreadExecutor() } }
 
     /// Runs `function` in a task of its own that prefers one of the executors, once one is free.
-    public nonisolated func run(_ function: @Sendable () async throws -> Void) async throws {
+    nonisolated func run(_ function: @Sendable () async throws -> Void) async throws {
         let executor = await acquire()
         defer { Task { await release(executor) } }
         // A task of its own (task-local values, such as the test being run, are copied into it):
@@ -76,13 +76,13 @@ public actor OwnThreadSlots {
 
 /// A `TaskExecutor` with one thread that lives as long as the process: runs the jobs of the
 /// tasks that prefer it, in order.
-public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is read and written only under `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
     /// The name of the executor's thread.
-    public static let threadName = "own test thread"
+    static let threadName = "own test thread"
 
     init() {
         // Named from inside: on Linux a name set before `start()` does not reach the thread.
@@ -94,7 +94,7 @@ public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.withLock {
             jobs.append(job)

@@ -179,7 +179,7 @@ enum SQLCipherShell {
 
     /// Runs `script` (the key in it, on stdin) on the database at `path`.
     static func run(_ shell: URL, _ path: String, _ script: String) throws -> ProgramResult {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = shell
         process.arguments = ["-batch", "-bail", "-init", "/dev/null", path]
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())

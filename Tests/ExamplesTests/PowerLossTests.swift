@@ -41,7 +41,7 @@ import Testing
 
     /// Runs python3 with `arguments`, stdout and stderr together.
     static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let pipe = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What SwiftPM does with Package.swift for a package that depends on this one — without our
@@ -17,7 +18,7 @@ import Testing
         let names = manifest.components(separatedBy: "pkgConfig: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(names.count >= 3, "\(names)")
         for name in names {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["pkg-config", "--cflags", "--libs", name]
             var environment = ProcessInfo.processInfo.environment

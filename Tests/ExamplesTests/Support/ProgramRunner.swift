@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What a finished program did.
 struct ProgramResult {
@@ -36,7 +37,7 @@ enum Program {
     static func start(
         _ name: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]
     ) throws -> RunningProgram {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try url(name)
         process.arguments = arguments
         process.currentDirectoryURL = folder
@@ -76,7 +77,7 @@ extension Program {
     /// a `Process` cannot pass: `<(…)`, arguments that are not UTF-8). Returns the status and
     /// stdout + stderr.
     static func runBash(_ command: String, in folder: URL, environment: [String: String] = [:]) throws -> (Int32, String) {
-        let bash = Process()
+        let bash = ChildProcess()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
         bash.arguments = ["-c", command]
         bash.currentDirectoryURL = folder
@@ -93,13 +94,13 @@ extension Program {
 
 /// A started program.
 final class RunningProgram: @unchecked Sendable {
-    let process: Process
+    let process: ChildProcess
     let input: Pipe
     let stdoutFile: URL
     let stderrFile: URL
     let finished = DispatchSemaphore(value: 0)
 
-    init(process: Process, input: Pipe, stdoutFile: URL, stderrFile: URL) {
+    init(process: ChildProcess, input: Pipe, stdoutFile: URL, stderrFile: URL) {
         self.process = process
         self.input = input
         self.stdoutFile = stdoutFile

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import Foundation
 final class PseudoTerminalSession: @unchecked Sendable {
     // @unchecked: `screen` is written by the reader thread and read by the test, under `lock`.
     private let master: Int32
-    private let process = Process()
+    private let process = ChildProcess()
     private let lock = NSLock()
     private var screen = Data()
     private let readerDone = DispatchSemaphore(value: 0)

@@ -61,7 +61,7 @@ struct ExclusiveAccessTests {
         let stop = Locked(false)
         let spawner = Thread {
             while !stop.value {
-                let child = Process()
+                let child = ChildProcess()
                 child.executableURL = URL(fileURLWithPath: "/bin/true")
                 try? child.run()
                 child.waitUntilExit()
@@ -94,7 +94,7 @@ struct ExclusiveAccessTests {
                     os.execv("/bin/true", ["true"])
                 os.waitpid(child, 0)
             """
-        let holder = Process()
+        let holder = ChildProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = ["python3", "-c", script, dir.file("held").path]
         let output = Pipe()

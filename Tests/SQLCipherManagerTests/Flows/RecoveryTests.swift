@@ -284,7 +284,7 @@ struct WALCrashOpenTests {
 
 /// Another process (`sh`) that holds a file open, as a program between its transactions does.
 final class FileHolder {
-    private let process = Process()
+    private let process = ChildProcess()
 
     init(_ url: URL) throws {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -233,7 +233,7 @@ struct RekeyTests {
         try RichDatabase.makeEncrypted(in: dir, wal: wal)
         let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
         // The shell keeps the database open (reading its stdin) until the pipe closes.
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = shell
         process.arguments = [dir.file().path]
         let input = Pipe()

@@ -239,7 +239,7 @@ enum ReplaceScene {
 /// The Debian `sqlcipher` shell on a file: it reads the `ledger` table once and keeps the
 /// database open until ``close()``.
 final class OpenShell {
-    private let process = Process()
+    private let process = ChildProcess()
     var processID: Int { Int(process.processIdentifier) }
     private let input = Pipe()
 
@@ -264,7 +264,7 @@ final class OpenShell {
 
 /// `FaultInjectionHelper <flow> <dir>` with `SCM_FAULT_PAUSE=<steps>:<dir>/paused`.
 final class PausedHelper {
-    private let process = Process()
+    private let process = ChildProcess()
     private let errors = Pipe()
     private let pauseFile: String
 

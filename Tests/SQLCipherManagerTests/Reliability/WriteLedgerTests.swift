@@ -325,7 +325,7 @@ final class ThreadWriter: @unchecked Sendable {
 /// `Tests/Interop/ledger_writer.py` (stock SQLite) for a plaintext one. Both append each
 /// acknowledged id to `ledger.txt`, `+` marking those after `changed` appeared.
 final class LedgerProcess {
-    private let process = Process()
+    private let process = ChildProcess()
     private let folder: URL
     var processID: Int { Int(process.processIdentifier) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherManager
@@ -89,7 +90,7 @@ enum FaultInjection {
     /// Starts the helper, waits for READY, waits as `kill` says and kills it.
     static func run(_ flow: String, in dir: URL, kill: Kill) throws -> Run {
         guard let helperURL else { throw HelperMissing() }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = helperURL
         process.arguments = [flow, dir.path]
         let output = Pipe()
@@ -135,14 +136,14 @@ enum FaultInjection {
         }
     }
 
-    private static func sendKill(_ process: Process) { signal(process, SIGKILL) }
+    private static func sendKill(_ process: ChildProcess) { signal(process, SIGKILL) }
 
-    private static func signal(_ process: Process, _ number: Int32) {
+    private static func signal(_ process: ChildProcess, _ number: Int32) {
         if process.isRunning { kill(process.processIdentifier, number) }
     }
 
     /// Polls every 50 µs until the file contains `text` or the process has exited.
-    private static func waitUntil(_ process: Process, fileAt path: String, contains text: String) {
+    private static func waitUntil(_ process: ChildProcess, fileAt path: String, contains text: String) {
         while process.isRunning, !(FileManager.default.contents(atPath: path)?.contains(Array(text.utf8)) ?? false) {
             usleep(50)
         }

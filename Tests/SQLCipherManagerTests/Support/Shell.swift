@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // MARK: - Shell
 
@@ -24,7 +25,7 @@ func runProcess(_ executable: URL, _ arguments: [String], input: Data = Data()) 
     for file in files.dropFirst() { try Data().write(to: file) }
     let handles = try [FileHandle(forReadingFrom: files[0])] + files.dropFirst().map { try FileHandle(forWritingTo: $0) }
     defer { for handle in handles { try? handle.close() } }
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = executable
     process.arguments = arguments
     process.standardInput = handles[0]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // MARK: - KeyringSession
 
@@ -11,8 +12,8 @@ final class KeyringSession: @unchecked Sendable {
     // @unchecked: every property is set in init and only read afterwards.
     let folder: URL
     let busAddress: String
-    private let bus: Process
-    private var keyring: Process?
+    private let bus: ChildProcess
+    private var keyring: ChildProcess?
 
     /// The keyring files (`login.keyring`) of this session.
     var keyringsFolder: URL { folder.appendingPathComponent("home/.local/share/keyrings") }
@@ -72,7 +73,7 @@ final class KeyringSession: @unchecked Sendable {
         else {
             throw Failure(message: "KeyringProbe was not found beside the test runner; build it with `swift build --build-tests`")
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = url
         process.arguments = arguments
         process.environment = environment
@@ -116,7 +117,7 @@ final class KeyringSession: @unchecked Sendable {
 
     /// SIGKILL to the `timeout` wrapper's process group (the wrapper and its daemon): the
     /// daemons inherit the test runner's blocked signals, so SIGTERM would not stop them.
-    private static func kill(_ process: Process) {
+    private static func kill(_ process: ChildProcess) {
         guard process.isRunning else { return }
         _ = Foundation.kill(-process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -124,7 +125,7 @@ final class KeyringSession: @unchecked Sendable {
 
     // MARK: - Processes
 
-    private static func startBus(config: URL) throws -> (Process, String) {
+    private static func startBus(config: URL) throws -> (ChildProcess, String) {
         let process = try watched("dbus-daemon", ["--nofork", "--config-file=\(config.path)", "--print-address=1"])
         let output = Pipe()
         process.standardOutput = output
@@ -143,7 +144,7 @@ final class KeyringSession: @unchecked Sendable {
         return (process, address)
     }
 
-    private func startKeyringDaemon() throws -> Process {
+    private func startKeyringDaemon() throws -> ChildProcess {
         let process = try Self.watched(
             "gnome-keyring-daemon",
             [
@@ -177,7 +178,7 @@ final class KeyringSession: @unchecked Sendable {
     }
 
     private func dbusSend(_ arguments: String...) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try Self.executable("dbus-send")
         process.arguments = ["--bus=\(busAddress)", "--print-reply", "--type=method_call"] + arguments
         process.environment = environment
@@ -192,8 +193,8 @@ final class KeyringSession: @unchecked Sendable {
 
     /// A daemon run under `timeout`, so that it cannot outlive a crashed test process by more
     /// than 10 minutes; its stderr goes nowhere, so it never holds the test runner's output open.
-    private static func watched(_ name: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
+    private static func watched(_ name: String, _ arguments: [String]) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = try executable("timeout")
         process.arguments = ["--signal=KILL", "600", try executable(name).path] + arguments
         process.standardError = FileHandle.nullDevice

@@ -38,11 +38,10 @@ extension Database {
     }
 
     /// Binds `values` (in `order`) and runs the statement to its end, reset afterwards.
-    func run(_ statement: Statement, _ values: [DatabaseValue], order: [Int]? = nil) throws {
+    func run(_ statement: Statement, _ values: ParameterBuffer, order: [Int]? = nil) throws {
         defer { statement.resetKeepingBindings() }
-        try statement.withLentBindings(values, order: order, count: order?.count ?? values.count) {
-            try statement.runToEnd()
-        }
+        try values.bind(to: statement, order: order)
+        try statement.runToEnd()
     }
 
     /// Prepares and runs `sql` with `values` (in `order`).
@@ -66,7 +65,7 @@ extension Database {
     /// The positions of the primary-key columns of an encoded record whose key has no NULL, or ``RecordError/primaryKeyIsNull(table:column:)``.
     func nonNullKeyPositions(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> [Int] {
         let positions = try template.keyPositions()
-        if let null = positions.first(where: { encoder.values[$0].isNull }) {
+        if let null = positions.first(where: { encoder.values.isNull($0) }) {
             throw RecordError.primaryKeyIsNull(table: encoder.table, column: encoder.columns[null])
         }
         return positions

@@ -86,7 +86,7 @@ extension Database {
         let plan = try template.upsert(style: style)
         if style == .native { return try runRecord(plan.sql, encoder, order: plan.order) }
         let keys = try template.keyPositions()
-        if keys.contains(where: { encoder.values[$0].isNull }) { return try runRecord(template.insertSQL, encoder) }
+        if keys.contains(where: { encoder.values.isNull($0) }) { return try runRecord(template.insertSQL, encoder) }
         try transaction(.immediate) { db in
             try db.runRecord(plan.sql, encoder, order: plan.order)
             guard db.changes == 0 else { return }
@@ -142,7 +142,7 @@ extension Database {
         let values = try Self.orderedKey(key, table: table, primaryKey: primaryKey)
         let sql = RecordSQL.delete(table: table, primaryKey: primaryKey)
         let statement = try recordStatement(sql, table: table, columns: primaryKey)
-        try run(statement, values)
+        try run(statement, ParameterBuffer(values))
         return changes > 0
     }
 

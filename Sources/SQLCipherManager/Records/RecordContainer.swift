@@ -12,23 +12,26 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     private func store(_ value: DatabaseValue, _ key: Key) { encoder.store(value, column: key.stringValue) }
+    private func integer(_ value: Int64, _ key: Key) { encoder.store(integer: value, column: key.stringValue) }
 
-    mutating func encodeNil(forKey key: Key) throws { store(.null, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { store(Double(value).databaseValue, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { store(Int64(value).databaseValue, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { store(Int64(value).databaseValue, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { store(value.databaseValue, key) }
+    // The standard types are stored without a `DatabaseValue` (the same conversions as their
+    // conformances: a Bool is 0 or 1, a Float its Double).
+    mutating func encodeNil(forKey key: Key) throws { encoder.storeNull(column: key.stringValue) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { integer(value ? 1 : 0, key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { encoder.store(text: value, column: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { encoder.store(real: value, column: key.stringValue) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { encoder.store(real: Double(value), column: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { integer(value, key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         try store(ColumnEncoder.integer(value, table: encoder.table, column: key.stringValue), key)
     }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { store(Int64(value).databaseValue, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { store(Int64(value).databaseValue, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { store(Int64(value).databaseValue, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(Int64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(Int64(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
         try store(ColumnEncoder.integer(value, table: encoder.table, column: key.stringValue), key)
     }
@@ -39,32 +42,30 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // `nil` is NULL: the default `encodeIfPresent` would leave the column out, and a record's
     // columns must not depend on its values.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { store(value.databaseValue, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { store(value.databaseValue, key) }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
 
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        guard let value else { return store(.null, key) }
-        try encode(value, forKey: key)
+        try present(value, key) { try $0.encode($1, forKey: key) }
     }
 
-    // The other optionals' defaults call `encode` for a value; only `nil` needs NULL.
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
-
-    private func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
-        guard let value else { return store(.null, key) }
-        try store(ColumnEncoder.value(of: value, table: encoder.table, column: key.stringValue), key)
+    /// `value` through `encode` (each type's own `encode`), NULL for `nil`.
+    private mutating func present<T>(_ value: T?, _ key: Key, _ encode: (inout Self, T) throws -> Void) throws {
+        if let value { try encode(&self, value) } else { try encodeNil(forKey: key) }
     }
+
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
 
     // MARK: - Nesting: a row's columns are flat
 

@@ -17,7 +17,7 @@ final class RecordEncoder: Encoder {
     /// The column names: given (a template's) or collected from the record.
     @exclusivity(unchecked) private(set) var columns: [String]
     /// The values, one per column, in column order.
-    @exclusivity(unchecked) private(set) var values: [DatabaseValue]
+    let values: ParameterBuffer
     /// The record being encoded's number in ``stamps``: slot `i` holds this record's value when
     /// `stamps[i] == record`.
     @exclusivity(unchecked) private var stamps: [UInt32]
@@ -46,7 +46,7 @@ final class RecordEncoder: Encoder {
     init(table: String) {
         self.table = table
         columns = []
-        values = []
+        values = ParameterBuffer(count: 0)
         stamps = []
         collecting = true
         reusable = false
@@ -61,7 +61,7 @@ final class RecordEncoder: Encoder {
         self.table = table
         self.reusable = reusable
         self.columns = columns
-        values = Array(repeating: .null, count: columns.count)
+        values = ParameterBuffer(count: columns.count)
         stamps = Array(repeating: 0, count: columns.count)
         collecting = false
     }
@@ -74,6 +74,7 @@ final class RecordEncoder: Encoder {
             record = 1
             for index in stamps.indices { stamps[index] = 0 }
         }
+        values.startRow()
         filled = 0
         cursor = 0
         inOrder = true
@@ -84,40 +85,62 @@ final class RecordEncoder: Encoder {
         return collecting || (!extraKey && (inOrder ? cursor == columns.count : filled == columns.count))
     }
 
-    /// Stores one column's value: at the next position when that is its column (every store
-    /// of a synthesized `encode(to:)` on a template's columns: no bookkeeping), else by name.
+    /// Stores one column's value (converted by its ``DatabaseValueConvertible`` conformance).
     func store(_ value: DatabaseValue, column: String) {
+        if let index = slot(column) { values.set(index, value) }
+    }
+
+    /// Stores a text (its bytes copied into the buffer: no `DatabaseValue`, no retain).
+    func store(text: String, column: String) {
+        if let index = slot(column) { values.setText(index, text) }
+    }
+
+    func store(integer: Int64, column: String) {
+        if let index = slot(column) { values.setInteger(index, integer) }
+    }
+
+    func store(real: Double, column: String) {
+        if let index = slot(column) { values.setReal(index, real) }
+    }
+
+    func storeNull(column: String) {
+        if let index = slot(column) { values.setNull(index) }
+    }
+
+    /// The slot of `column`'s value: the next position when that is its column (every store of
+    /// a synthesized `encode(to:)` on a template's columns: no bookkeeping), else by name;
+    /// `nil` for a column a template does not have.
+    @inline(__always)
+    private func slot(_ column: String) -> Int? {
         let position = cursor
         cursor += 1
-        if inOrder, position < columns.count, columns[position] == column {
-            values[position] = value
-            return
-        }
-        store(value, column: column, outOfOrderAt: position)
+        if inOrder, position < columns.count, columns[position] == column { return position }
+        return slot(column, outOfOrderAt: position)
     }
 
     /// A store that is not at the next position (or collects a new column): from now on
     /// ``stamps`` say which columns this record has filled.
     @inline(never)
-    private func store(_ value: DatabaseValue, column: String, outOfOrderAt position: Int) {
+    private func slot(_ column: String, outOfOrderAt position: Int) -> Int? {
         if inOrder {
             inOrder = false
             filled = Swift.min(position, columns.count)
             for index in 0..<filled { stamps[index] = record }
         }
         if let index = columns.firstIndex(of: column) {
-            values[index] = value
             if stamps[index] != record {
                 stamps[index] = record
                 filled += 1
             }
+            return index
         } else if collecting {
             columns.append(column)
-            values.append(value)
             stamps.append(record)
             filled += 1
+            return values.appendNull()
         } else {
             extraKey = true
+            return nil
         }
     }
 
@@ -145,9 +168,7 @@ final class RecordEncoder: Encoder {
     var isReusable: Bool { reusable }
 
     /// Sets every value to NULL, so that a kept encoder holds no record's values.
-    func dropValues() {
-        for index in values.indices { values[index] = .null }
-    }
+    func dropValues() { values.clear() }
 
     /// Drops the kept keyed container (which refers back to this encoder).
     func dropContainer() {

@@ -102,4 +102,31 @@ import Testing
         }
         #expect(try manager.dump("note").isEmpty)
     }
+
+    /// The fixed-width integers, `Float` and their optionals, which the container stores
+    /// without a `DatabaseValue`: each as its conformance stores it, `nil` as NULL.
+    @Test func narrowIntegersFloatsAndTheirOptionals() throws {
+        struct Narrow: Codable, Equatable, TableRecord {
+            static let databaseTableName = "narrow"
+            var i8: Int8, i16: Int16, i32: Int32, u8: UInt8, u16: UInt16, u32: UInt32, f: Float, b: Bool
+            var oi8: Int8?, of: Float?, ou32: UInt32?, ob: Bool?, os: String?
+        }
+        let dir = TemporaryDirectory()
+        let manager = try dir.recordManager()
+        try manager.execute("CREATE TABLE narrow(i8, i16, i32, u8, u16, u32, f, b, oi8, of, ou32, ob, os)")
+        let full = Narrow(
+            i8: -128, i16: -32768, i32: .min, u8: 255, u16: 65535, u32: .max, f: 1.5, b: true, oi8: 7, of: -2.25, ou32: 9, ob: false, os: ""
+        )
+        let empty = Narrow(i8: 0, i16: 0, i32: 0, u8: 0, u16: 0, u32: 0, f: 0, b: false, oi8: nil, of: nil, ou32: nil, ob: nil, os: nil)
+        #expect(try manager.write { db in try db.insert(contentsOf: [full, empty]) } == [1, 2])
+        let rows = try manager.fetchAll("SELECT * FROM narrow ORDER BY rowid")
+        let stored = ["i8", "i16", "i32", "u8", "u16", "u32", "f", "b", "oi8", "of", "ou32", "ob", "os"].map { rows[0][$0] }
+        #expect(
+            stored == [
+                .integer(-128), .integer(-32768), .integer(Int64(Int32.min)), .integer(255), .integer(65535),
+                .integer(Int64(UInt32.max)), .real(1.5), .integer(1), .integer(7), .real(-2.25), .integer(9), .integer(0), .text(""),
+            ])
+        #expect(["oi8", "of", "ou32", "ob", "os"].map { rows[1][$0] } == Array(repeating: DatabaseValue.null, count: 5))
+        #expect(try manager.fetchAll(Narrow.self, "SELECT * FROM narrow ORDER BY rowid") == [full, empty])
+    }
 }

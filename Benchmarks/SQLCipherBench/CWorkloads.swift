@@ -30,7 +30,8 @@ struct CWorkloads {
         case .encrypt, .rekey, .decrypt, .backup: return try export()
         case .settingsLadder, .openLiveWAL, .openAfterCrash, .extraConnection, .extraConnectionWAL, .writeDuringRead, .writeAlone,
             .readsParallel,
-            .readsSequential, .sleepUnderReads, .slotChange, .slotRekey, .slotOpen, .observeLocal, .observeProcess, .writesObserved:
+            .readsSequential, .sleepUnderReads, .slotChange, .slotRekey, .slotOpen, .observeLocal, .observeProcess, .writesObserved,
+            .burstsObserved:
             throw BenchError.failed("\(job.workload) is a library flow: no C job")
         }
     }
@@ -166,6 +167,8 @@ struct CWorkloads {
 struct Measured {
     var seconds: Double
     var checksum: Int64
+    /// What the job measured besides its time (see ``JobResult/note``).
+    var note: String? = nil
 
     static func time(_ body: () throws -> Int64) rethrows -> Measured {
         cb_measure_toggle()

@@ -19,6 +19,7 @@ enum Child {
                 : try CWorkloads(job: job, fixtures: fixtures).run()
             let result = JobResult(
                 seconds: measured.seconds, peakRSSKiB: Int(cb_peak_rss_kib()), checksum: measured.checksum)
+            if let note = measured.note { print("NOTE " + note) }
             print(result.line)
             return 0
         } catch {
@@ -63,6 +64,7 @@ enum Child {
             if process.terminationStatus == BenchError.unavailableStatus { throw BenchError.unavailable(reason) }
             throw BenchError.failed(reason.isEmpty ? "status \(process.terminationStatus)" : reason)
         }
+        result.note = text.split(separator: "\n").last(where: { $0.hasPrefix("NOTE ") }).map { String($0.dropFirst(5)) }
         if callgrind != nil {
             guard let count = collectedInstructions(message) else { throw BenchError.failed("no callgrind count") }
             result.seconds = count

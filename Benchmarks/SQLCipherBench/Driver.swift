@@ -70,7 +70,7 @@ final class Driver {
         for job in jobs {
             switch job.workload {
             case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared, .insertRecords, .insertRecordsBatch, .format,
-                .create, .sleepUnderReads, .observeLocal, .observeProcess, .writesObserved:
+                .create, .sleepUnderReads, .observeLocal, .observeProcess, .writesObserved, .burstsObserved:
                 continue
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey, .decrypt, .backup: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)

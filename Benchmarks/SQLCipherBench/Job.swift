@@ -72,6 +72,9 @@ struct Job: Hashable, Sendable {
         case observeLocal = "observe-local"
         case observeProcess = "observe-process"
         case writesObserved = "writes-observed"
+        /// `rows` commits in bursts of 50 with `count` observations of the table they write (0:
+        /// none); notes how often each observed query ran per burst.
+        case burstsObserved = "bursts-observed"
     }
 
     enum Implementation: String, Sendable {
@@ -137,6 +140,9 @@ struct JobResult: Sendable {
     var seconds: Double
     var peakRSSKiB: Int
     var checksum: Int64
+
+    /// What the job measured besides its time, printed under its table (a `NOTE` line).
+    var note: String?
 
     var line: String { "RESULT \(seconds) \(peakRSSKiB) \(checksum)" }
 

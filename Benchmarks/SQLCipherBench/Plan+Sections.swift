@@ -197,8 +197,13 @@ extension Plan {
                 "\(Self.label(writes)) commits (1 INSERT each, WAL, synchronous NORMAL) with 10 observations of an untouched table vs none",
             jobs: [Job(.writesObserved, .swift, rows: writes, count: 10), Job(.writesObserved, .swift, rows: writes, count: 0)],
             target: 1.05)
+        let bursts = Comparison(
+            name:
+                "\(Self.label(writes)) commits in bursts of 50 (WAL, synchronous NORMAL) with 10 observations of the table they write vs none",
+            jobs: [Job(.burstsObserved, .swift, rows: writes, count: 10), Job(.burstsObserved, .swift, rows: writes, count: 0)],
+            target: nil)
         return Section(
-            key: "observation", title: "Observation (Swift API): commit-to-value latency, cost of idle observations",
-            labels: ["measured", "reference"], comparisons: [local, process, untouched])
+            key: "observation", title: "Observation (Swift API): commit-to-value latency, cost of idle observations, bursts",
+            labels: ["measured", "reference"], comparisons: [local, process, untouched, bursts])
     }
 }

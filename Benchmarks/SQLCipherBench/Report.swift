@@ -48,8 +48,17 @@ enum Report {
             consistent = consistent && ok
             print("| " + cells.joined(separator: " | ") + " |")
         }
+        notes(section, samples: samples)
         failures(section, samples: samples)
         return consistent
+    }
+
+    /// Prints what the first job of each comparison noted, run by run.
+    static func notes(_ section: Section, samples: [Job: Samples]) {
+        for comparison in section.comparisons {
+            let notes = (samples[comparison.jobs[0]]?.results ?? []).compactMap(\.note)
+            if !notes.isEmpty { print("\n- \(comparison.name): " + notes.joined(separator: "; ")) }
+        }
     }
 
     /// Lists the jobs of `section` that failed (and prints the real failures on stderr too).

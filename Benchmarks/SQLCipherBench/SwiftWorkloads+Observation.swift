@@ -1,5 +1,6 @@
 import Foundation
 import SQLCipherManager
+import Synchronization
 
 // MARK: - Observation (issue 24)
 
@@ -92,6 +93,71 @@ extension SwiftWorkloads {
         if observers.contains(where: { $0.count != 1 }) { throw BenchError.failed("an observation of `other` ran again") }
         return measured
     }
+}
+
+extension SwiftWorkloads {
+    /// `rows` commits in bursts of 50 (one INSERT into `bench` each, in one loop) while `count`
+    /// observations of `count(*) FROM bench` run (0: none); after each burst, waits until every
+    /// observation has the fresh count. Notes how many times each query ran per burst (issue
+    /// 24's goal: at most once), counted in the query's own closure.
+    func burstsObserved() throws -> Measured {
+        let (manager, url) = try observationManager("observe-bursts")
+        defer {
+            manager.close()
+            Fixtures.remove(url.path)
+        }
+        try manager.execute("PRAGMA synchronous = NORMAL")
+        let counters = (0..<job.count).map { _ in RunCounter() }
+        let observers = counters.map { counter in
+            Self.consume(
+                manager.observe { db in
+                    counter.add()
+                    return try db.decodeScalar(Int.self, "SELECT count(*) FROM bench")
+                })
+        }
+        for arrivals in observers where arrivals.wait(for: 0) == nil { throw BenchError.failed("no first value") }
+        let size = 50
+        var perBurst: [(runs: Int, split: Bool)] = []
+        var measured = try Measured.time {
+            for burst in 0..<(job.rows / size) {
+                let before = counters.map(\.count)
+                var split = false
+                var last = ContinuousClock.now
+                for row in 1...size {
+                    try manager.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", burst * size + row)
+                    let now = ContinuousClock.now
+                    split = split || (row > 1 && now - last >= .milliseconds(1))
+                    last = now
+                }
+                for arrivals in observers where arrivals.wait(for: (burst + 1) * size) == nil {
+                    throw BenchError.failed("no value after burst \(burst)")
+                }
+                perBurst += zip(counters, before).map { ($0.count - $1, split) }
+            }
+            return Int64(job.rows / size * size)
+        }
+        if !perBurst.isEmpty { measured.note = Self.burstNote(perBurst) }
+        return measured
+    }
+
+    /// How often each query ran per burst; a burst with a pause of 1 ms or more between two
+    /// commits (the writer descheduled) is two bursts to the observations.
+    private static func burstNote(_ perBurst: [(runs: Int, split: Bool)]) -> String {
+        let whole = perBurst.filter { !$0.split }.map(\.runs)
+        let mean = Double(perBurst.map(\.runs).reduce(0, +)) / Double(perBurst.count)
+        let most = whole.max() ?? 0
+        return "runs of each observed query per burst: mean \(Samples.fixed(mean, 2)); "
+            + "\(perBurst.count - whole.count) of \(perBurst.count) split by a pause ≥ 1 ms; "
+            + "most in an unsplit burst \(most) (goal ≤ 1: \(most <= 1 ? "met" : "MISSED"))"
+    }
+}
+
+/// How many times an observed query ran.
+final class RunCounter: Sendable {
+    private let runs = Atomic(0)
+
+    func add() { runs.add(1, ordering: .relaxed) }
+    var count: Int { runs.load(ordering: .relaxed) }
 }
 
 /// When each value of an observation arrived (wall clock, seconds since 1970).

@@ -43,6 +43,7 @@ struct SwiftWorkloads {
         case .observeLocal: return try observationLatencyLocal()
         case .observeProcess: return try observationLatencyOtherProcess()
         case .writesObserved: return try writesObserved()
+        case .burstsObserved: return try burstsObserved()
         }
     }
 

@@ -186,15 +186,4 @@ extension DatabaseManager {
         connection.close()
         return true
     }
-
-    /// After a failed change that closed the writer: opens it again with the old key (the
-    /// file's, as checked), without events or migration. Stays closed if that fails.
-    private func reconnectAfterFailedRekey(path: String) {
-        guard database == nil, let key = derivedKey?.rawKey ?? cachedKey else {
-            configureReaders()
-            return
-        }
-        database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
-        configureReaders()
-    }
 }

@@ -116,7 +116,7 @@ extension DatabaseManager {
                 progress: progress)
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
-            reconnectIfClosed(path: path)
+            reconnectAfterFailedRekey(path: path)
             restoreSiblings(siblings)
             notify(.rekeyFailed(error))
             throw error
@@ -137,11 +137,13 @@ extension DatabaseManager {
         notify(.didRekey)
     }
 
-    /// After a failed rekey that had closed the connection: opens it again with the cached (old)
-    /// key and configuration, without events or migration. Stays closed if that fails.
-    private func reconnectIfClosed(path: String) {
-        guard database == nil, let key = derivedKey?.rawKey ?? cachedKey else { return }
-        database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+    /// After a failed rekey (in place or through an export) that closed the writer: opens it
+    /// again with the cached (old) key and configuration, without events or migration, and sets
+    /// the readers up for it. Stays closed if that fails.
+    func reconnectAfterFailedRekey(path: String) {
+        if database == nil, let key = derivedKey?.rawKey ?? cachedKey {
+            database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+        }
         configureReaders()
     }
 }

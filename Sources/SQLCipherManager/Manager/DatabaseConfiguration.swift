@@ -25,6 +25,11 @@ public struct DatabaseConfiguration: Sendable {
     /// How password key slots are made and which Argon2id costs are accepted (key-slot
     /// databases only: ``DatabaseManager/createWithKeySlots(password:label:)-(String,_)``).
     public var keySlots = KeySlotOptions()
+    /// How long this manager's commits must pause before the observations they touched run
+    /// again (``DatabaseManager/observe(_:)``): commits closer together are one burst, and each
+    /// observed query runs once after it — at the latest 16 times this after the burst's first
+    /// commit, for a burst that goes on. `.zero` runs them after every commit.
+    public var observationQuietPeriod: Duration = .milliseconds(1)
     /// The journal mode set on every create and open (`PRAGMA journal_mode`), or `nil` to keep
     /// the file's own: new databases then get SQLite's rollback journal (`DELETE`). Choose
     /// ``JournalMode/wal`` for concurrent reads (``DatabaseManager/read(_:)-9gdfk``): readers and the

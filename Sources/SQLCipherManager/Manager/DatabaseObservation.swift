@@ -5,9 +5,9 @@
 ///
 /// Each iteration (each `for try await` loop) runs its own observation: the current value
 /// first, then a fresh value after each commit that touched the tables the query reads. Values
-/// are delivered from the manager's threads and may be coalesced — a burst of commits gives at
-/// least the value after the last one, never an older value last; ``removingDuplicates()``
-/// also drops a value equal to the one before it.
+/// are delivered from the manager's threads and coalesced — a burst of commits (less than 1 ms
+/// apart) runs the query once, after the last one, and never ends on an older value;
+/// ``removingDuplicates()`` also drops a value equal to the one before it.
 public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     /// The observed value.
     public typealias Element = Value
@@ -27,7 +27,9 @@ public struct DatabaseObservation<Value: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
-        let observer = ValueObserver(manager: manager, fetch: fetch, isDuplicate: isDuplicate, continuation: continuation)
+        let observer = ValueObserver(
+            manager: manager, fetch: fetch, isDuplicate: isDuplicate, continuation: continuation,
+            quiet: manager.configuration.observationQuietPeriod)
         continuation.onTermination = { _ in observer.finish(nil) }
         manager.startObserving(observer)
         return Iterator(base: stream.makeAsyncIterator())

@@ -69,7 +69,7 @@ final class ObservationCenter: @unchecked Sendable {
             }
             return touched
         }
-        for client in touched { client.schedule() }
+        for client in touched { client.scheduleAfterCommit() }
     }
 
     /// What `client`'s last run read.

@@ -112,6 +112,29 @@ struct ObservationTests {
         probe.cancel()
     }
 
+    /// A pause of 200 ms ends a burst here, so that commits slowed down by a sanitizer still
+    /// come well within one; the default is 1 ms (BENCHMARKS.md, `--only observation`).
+    @Test("a burst of commits runs each observed query once, after the last commit", arguments: modes)
+    func burstRunsOnce(mode: JournalMode?) async throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager {
+            $0.journalMode = mode
+            $0.observationQuietPeriod = .milliseconds(200)
+        }
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT)")
+        let probes = (0..<3).map { _ in ObservationProbe(Self.count(manager)) }
+        for probe in probes { #expect(await probe.wait { $0.values == [0] }) }
+        for burst in 1...3 {
+            let runs = manager.observations.totalRuns
+            for row in 0..<20 { try manager.execute("INSERT INTO note(title) VALUES (?)", "b\(burst) \(row)") }
+            for probe in probes { #expect(await probe.waitValue { $0 == burst * 20 }) }
+            #expect(manager.observations.totalRuns == runs + probes.count, "burst \(burst)")
+        }
+        #expect(probes.allSatisfy { $0.values == [0, 20, 40, 60] })
+        for probe in probes { probe.cancel() }
+    }
+
     @Test("ending the iteration stops the observation and frees its thread, watch and connection", arguments: modes)
     func cancellationFreesEverything(mode: JournalMode?) async throws {
         let dir = TemporaryDirectory()

@@ -169,7 +169,9 @@ final class KeyringSession: @unchecked Sendable {
             let reply = try dbusSend(
                 "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:\(name)")
             if reply.contains("boolean true") == present { return }
-            if let keyring, !keyring.isRunning {
+            // Waiting for the name to go, the daemon is gone already (killed and reaped): the bus
+            // may still be dropping its name.
+            if present, let keyring, !keyring.isRunning {
                 throw Failure(message: "gnome-keyring-daemon exited with status \(keyring.terminationStatus)")
             }
             Thread.sleep(forTimeInterval: 0.05)

@@ -45,6 +45,11 @@ import Testing
             DatabaseManagerError.reentrantCall("rekey", inside: "read"), DatabaseManagerError.reentrantCall("rekey", inside: "read"),
             DatabaseManagerError.reentrantCall("rekey", inside: "write")
         ),
+        (
+            DatabaseManagerError.keyUnavailable(identifier: "k", underlying: .notStored(identifier: "k", store: "s")),
+            DatabaseManagerError.keyUnavailable(identifier: "k", underlying: .notStored(identifier: "k", store: "s")),
+            DatabaseManagerError.keyUnavailable(identifier: "k", underlying: .locked(store: "s", reason: "r"))
+        ),
         (sqlite, sqlite, otherSQLite),
         (
             KeyStoreError.locked(store: "keyring", reason: "r"), KeyStoreError.locked(store: "keyring", reason: "r"),

@@ -168,7 +168,7 @@ struct FirstLaunchTests {
         let store = FileKeyStore(folder: dir.file("keys"))
         let manager = dir.manager()
         try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
-        #expect(thrownCase { try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") } == "alreadyOpen")
+        #expect(throws: DatabaseManagerError.alreadyOpen) { try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") }
         manager.close()
     }
 

@@ -119,3 +119,72 @@ import Testing
         }
     }
 }
+
+/// The errors each layer throws for a real failure never carry the password, key or value that
+/// was passed in: not in `description`, not in `errorDescription`.
+@Suite struct ErrorSecrecyTests {
+    private static let secret = "Hunter2-SECRET-value"
+
+    private func texts(_ error: (any Error)?) -> String {
+        guard let error else { return "" }
+        return "\(error) \(String(reflecting: error)) \(error.localizedDescription)"
+            + ((error as? any LocalizedError)?.errorDescription ?? "")
+    }
+
+    @Test("manager, SQLite, record and migration errors never show a bound value or a password")
+    func databaseErrorsHoldNoSecret() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdManager(table: "CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT UNIQUE)")
+        try manager.execute("INSERT INTO item(name) VALUES (?)", Self.secret)
+        let sqlite = thrownError { try manager.execute("INSERT INTO item(name) VALUES (?)", Self.secret) }
+        #expect(sqlite is SQLiteError, "\(String(describing: sqlite))")
+
+        struct Item: Codable, TableRecord {
+            static let databaseTableName = "item"
+            var id: Int64?
+            var name: String
+        }
+        let record = thrownError { try manager.write { try $0.update(Item(id: 99, name: Self.secret)) } }
+        #expect(record as? RecordError == .notFound(table: "item"))
+        manager.close()
+
+        let wrong = thrownError { try dir.manager().open(password: Self.secret) }
+        #expect(wrong as? DatabaseManagerError == .incorrectPasswordOrSettings(path: dir.file().path))
+
+        var migrator = VersionedSchemaMigrator()
+        migrator.register(version: 1) { db in try db.execute("INSERT INTO missing(name) VALUES (?)", Self.secret) }
+        let migrating = dir.manager("migrating.db")
+        migrating.schemaMigrator = migrator
+        let migration = thrownError { try migrating.create(password: "secret") }
+        guard case .migrationFailed(version: 1, lastGoodVersion: 0, let underlying)? = migration as? DatabaseManagerError else {
+            Issue.record("expected migrationFailed, got \(String(describing: migration))")
+            return
+        }
+        #expect(underlying is SQLiteError, "the manager reports the step's own error")
+        for error in [sqlite, record, wrong, migration, underlying] {
+            #expect(!texts(error).contains(Self.secret), "\(String(describing: error))")
+        }
+    }
+
+    @Test("key-slot errors never show the password or the recovery key typed")
+    func keySlotErrorsHoldNoSecret() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager(password: Self.secret)
+        let recovery = try manager.addRecoveryKey()
+        manager.close()
+        var mistyped = Array(recovery.text)
+        mistyped[3] = mistyped[3] == "A" ? "B" : "A"
+        let typed = String(mistyped)
+        let reopened = dir.keySlotManager()
+        let invalid = thrownError { try reopened.open(recoveryKey: typed) }
+        guard case .invalidRecoveryKey? = invalid as? KeySlotError else {
+            Issue.record("expected invalidRecoveryKey, got \(String(describing: invalid))")
+            return
+        }
+        #expect(!texts(invalid).contains(typed))
+        #expect(!texts(invalid).contains(String(typed.prefix(11))))
+        let wrong = thrownError { try reopened.open(password: Self.secret + "!") }
+        #expect(wrong as? DatabaseManagerError == .incorrectPasswordOrSettings(path: dir.file().path, keySlotFile: dir.slotFile().path))
+        #expect(!texts(wrong).contains(Self.secret))
+    }
+}

@@ -116,13 +116,18 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case sqlite(SQLiteError)
     /// The database's key could not be read from its ``KeyStore``: the store is locked or
     /// unreachable, a key file's permissions are unsafe, or no key is stored while an encrypted
-    /// database exists. The file was not touched and **no new key was made**.
-    case keyUnavailable(identifier: String, reason: String)
+    /// database exists (`underlying` is then ``KeyStoreError/notStored(identifier:store:)``).
+    /// The file was not touched and **no new key was made**. `underlying` is what the store
+    /// threw (a store's own error type as ``KeyStoreError/failed(location:reason:)``).
+    case keyUnavailable(identifier: String, underlying: KeyStoreError)
     /// The key loaded from the ``KeyStore`` does not decrypt the database (another key, or other
     /// cipher settings). The file was not touched.
     case keyRefused(identifier: String, path: String)
     /// A new key could not be stored, so no database was created or encrypted with it.
-    case keyNotStored(identifier: String, reason: String)
+    /// `underlying` is what the store threw (a store's own error type as
+    /// ``KeyStoreError/failed(location:reason:)``), or ``KeyStoreError/notStored(identifier:store:)``
+    /// when the store reported a key already stored and then found none.
+    case keyNotStored(identifier: String, underlying: KeyStoreError)
     /// The operating system's secure random source failed (`getentropy`).
     case randomSourceFailed(reason: String)
     /// A manager call was made from inside one of the same manager's `read`, `write`,
@@ -245,14 +250,21 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
                 + "put it there, someone with access to the folder may have; move it away, then run this again."
         case .sqlite(let error):
             return error.description
-        case .keyUnavailable(let identifier, let reason):
-            return "The key '\(identifier)' is unavailable: \(reason). The database was not touched and no new key "
+        case .keyUnavailable(let identifier, .notStored(_, let store)):
+            return "The key '\(identifier)' is unavailable: no key is stored under it in the \(store), but the database "
+                + "is encrypted (a new key is never made for an existing database). The database was not touched and no "
+                + "new key was made. Restore the key from a backup under this identifier, then open again."
+        case .keyUnavailable(let identifier, let underlying):
+            return "The key '\(identifier)' is unavailable: \(underlying) The database was not touched and no new key "
                 + "was made. Make the key readable (unlock the keyring, fix the key file) or restore it from a backup, then open again."
         case .keyRefused(let identifier, let path):
             return "The key '\(identifier)' does not open \(path) (another key, or other cipher settings). The file was "
                 + "not touched. Restore the key that belongs to this database from a backup."
-        case .keyNotStored(let identifier, let reason):
-            return "A new key '\(identifier)' could not be stored: \(reason). No database was created or encrypted; "
+        case .keyNotStored(let identifier, .notStored(_, let store)):
+            return "A new key '\(identifier)' could not be stored: the \(store) reported a key already stored under it, "
+                + "then found none. No database was created or encrypted; fix the key store and try again."
+        case .keyNotStored(let identifier, let underlying):
+            return "A new key '\(identifier)' could not be stored: \(underlying) No database was created or encrypted; "
                 + "fix the key store and try again."
         case .randomSourceFailed(let reason):
             return "The system's secure random source failed (\(reason)), so no key was generated. Try again."

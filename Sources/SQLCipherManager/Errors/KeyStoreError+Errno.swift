@@ -11,4 +11,11 @@ extension KeyStoreError {
         default: self = .failed(location: path, reason: reason)
         }
     }
+
+    /// `error` as a key-store error: itself when it is one, else ``failed(location:reason:)`` in
+    /// `store` (a ``KeyStore``'s description) with the error's text, so that a store's own error
+    /// type reaches the manager's errors typed.
+    init(_ error: any Error, store: String) {
+        self = error as? KeyStoreError ?? .failed(location: store, reason: "\(error)")
+    }
 }

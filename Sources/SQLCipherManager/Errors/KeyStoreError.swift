@@ -25,8 +25,13 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
     case serviceUnavailable(store: String, reason: String)
     /// A key is already stored under this identifier; it was kept.
     case alreadyStored(identifier: String, store: String)
-    /// An input/output error, a full disk or another failure of the store.
+    /// An input/output error, a full disk or another failure of the store (a store's own error
+    /// type, other than this one, is reported as this case with its text as `reason`).
     case failed(location: String, reason: String)
+    /// No key is stored under this identifier, where one was expected: ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)``
+    /// found an encrypted database but no key for it (a new key is never made for an existing
+    /// database), or the store reported a key already stored and then found none.
+    case notStored(identifier: String, store: String)
 
     /// The ``description``, so that `localizedDescription` says what to do.
     public var errorDescription: String? { description }
@@ -58,6 +63,8 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "A key is already stored as '\(identifier)' in the \(store); it was kept. Load it instead."
         case .failed(let location, let reason):
             return "The key store failed at \(location): \(reason)."
+        case .notStored(let identifier, let store):
+            return "No key is stored as '\(identifier)' in the \(store). Restore the key from your backup of it."
         }
     }
 }

@@ -11,9 +11,9 @@ extension DatabaseManager {
     /// |---|---|---|
     /// | none | none | 32 bytes from the system's secure random source (`getentropy`) are **stored first** (durably), then the database is created with them |
     /// | none | plaintext SQLite | a new key is **stored first**, then the file is encrypted in place (the crash-safe `sqlcipher_export` engine of ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``), then opened |
-    /// | none | encrypted | ``DatabaseManagerError/keyUnavailable(identifier:reason:)``; the file is untouched and **no key is made** |
+    /// | none | encrypted | ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``; the file is untouched and **no key is made** |
     /// | none | anything else (damaged SQLite header, empty, folder…) | what ``open(password:)-(String)`` would say of it (``DatabaseManagerError/notADatabase(path:reason:)``…); untouched, **no key is made** |
-    /// | unavailable (locked, unsafe permissions…) | any | ``DatabaseManagerError/keyUnavailable(identifier:reason:)``; nothing is touched, no key is made |
+    /// | unavailable (locked, unsafe permissions…) | any | ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``; nothing is touched, no key is made |
     /// | stored | encrypted | opened with it (`sqlite3_key`, raw `x'…'` key); a key the file refuses gives ``DatabaseManagerError/keyRefused(identifier:path:)``, file untouched |
     /// | stored | none or plaintext | an earlier launch stopped after storing the key: the database is created, or the plaintext file encrypted, with the stored key |
     ///
@@ -28,9 +28,9 @@ extension DatabaseManager {
     ///   - keyIdentifier: the key's name in the store.
     ///   - progress: while a plaintext file is encrypted, the fraction done, 0…1.
     /// - Returns: which branch was taken.
-    /// - Throws: ``DatabaseManagerError/keyUnavailable(identifier:reason:)``,
+    /// - Throws: ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``,
     ///   ``DatabaseManagerError/keyRefused(identifier:path:)``,
-    ///   ``DatabaseManagerError/keyNotStored(identifier:reason:)`` (nothing created or encrypted),
+    ///   ``DatabaseManagerError/keyNotStored(identifier:underlying:)`` (nothing created or encrypted),
     ///   ``DatabaseManagerError/alreadyOpen``, and the errors of ``create(key:)``, ``open(key:)`` and
     ///   ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``.
     @discardableResult
@@ -69,12 +69,13 @@ extension DatabaseManager {
     // MARK: - Steps
 
     /// The stored key, `nil` when the store certainly has none; any failure to read it is
-    /// ``DatabaseManagerError/keyUnavailable(identifier:reason:)``.
+    /// ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``.
     private static func loadKey(from store: any KeyStore, identifier: String) throws -> DatabaseKey? {
         do {
             return try store.loadKey(identifier: identifier)
         } catch {
-            throw DatabaseManagerError.keyUnavailable(identifier: identifier, reason: "\(error)")
+            throw DatabaseManagerError.keyUnavailable(
+                identifier: identifier, underlying: KeyStoreError(error, store: store.storeDescription))
         }
     }
 
@@ -89,9 +90,7 @@ extension DatabaseManager {
         case .encryptedOrNotADatabase:
             if let problem = DatabaseManagerError(problemBeforeUnlockAt: path) { throw problem }
             throw DatabaseManagerError.keyUnavailable(
-                identifier: identifier,
-                reason: "no key is stored under it in the \(store.storeDescription), but \(path) is an encrypted "
-                    + "database (a new key is never made for an existing database)")
+                identifier: identifier, underlying: .notStored(identifier: identifier, store: store.storeDescription))
         default:
             throw DatabaseManagerError(problemBeforeUnlockAt: path)
                 ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
@@ -108,11 +107,12 @@ extension DatabaseManager {
         } catch KeyStoreError.alreadyStored {
             guard let stored = try loadKey(from: store, identifier: identifier) else {
                 throw DatabaseManagerError.keyNotStored(
-                    identifier: identifier, reason: "the store reported a key that it then could not find")
+                    identifier: identifier, underlying: .notStored(identifier: identifier, store: store.storeDescription))
             }
             return (stored, false)
         } catch {
-            throw DatabaseManagerError.keyNotStored(identifier: identifier, reason: "\(error)")
+            throw DatabaseManagerError.keyNotStored(
+                identifier: identifier, underlying: KeyStoreError(error, store: store.storeDescription))
         }
     }
 

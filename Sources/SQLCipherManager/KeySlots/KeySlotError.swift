@@ -1,9 +1,11 @@
+import Foundation
+
 // MARK: - KeySlotError
 
 /// Why a key-slot flow failed. Every case says what to do next; none carries a password, a
 /// recovery key, a data key or any other key material. A wrong password or key is
 /// ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, as for any database.
-public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The database was created with key slots (its header says so) but `<db>.scm-keys` is not
     /// beside it. The database file was not touched.
     case slotFileMissing(path: String, database: String)
@@ -48,6 +50,9 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A recovery key that is not in the written form (8 groups of 5 letters and digits) or whose
     /// check characters do not match: a typing mistake.
     case invalidRecoveryKey(reason: String)
+
+    /// The ``description``, so that `localizedDescription` says what happened and what to do.
+    public var errorDescription: String? { description }
 
     /// What went wrong with the key-slot file and what to do: restore it from the backup kept
     /// next to the database, or use the recovery key. Never a key or a password.

@@ -22,8 +22,9 @@ public protocol KeyStore: Sendable {
 
     /// The key stored under `identifier`, or `nil` when the store certainly holds none.
     ///
-    /// - Throws: a ``KeyStoreError`` (or the store's own error) whenever the key may exist but
-    ///   cannot be read now.
+    /// - Throws: a ``KeyStoreError`` (or the store's own error, which
+    ///   ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)`` reports as
+    ///   ``KeyStoreError/failed(location:reason:)``) whenever the key may exist but cannot be read now.
     func loadKey(identifier: String) throws -> DatabaseKey?
 
     /// Stores `key` under `identifier` durably: when this returns, the key survives a crash or

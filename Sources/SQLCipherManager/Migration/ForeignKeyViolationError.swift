@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - ForeignKeyViolationError
 
 /// A schema change left rows whose foreign keys point at no parent row
@@ -8,7 +10,7 @@
 /// ``MigrationStepError`` and ``DatabaseManagerError/migrationFailed(version:lastGoodVersion:underlying:)``)
 /// and by ``Database/rebuildTable(_:_:)``. It names the tables and counts the rows, never their
 /// values.
-public struct ForeignKeyViolationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ForeignKeyViolationError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The rows of one child table that refer to missing rows of one parent table.
     public struct Violation: Sendable, Hashable {
         /// The child table, whose rows hold the foreign keys.
@@ -33,6 +35,9 @@ public struct ForeignKeyViolationError: Error, Sendable, Hashable, CustomStringC
     public init(violations: [Violation]) {
         self.violations = violations
     }
+
+    /// The ``description``, so that `localizedDescription` says what happened and what to do.
+    public var errorDescription: String? { description }
 
     /// `foreign key check failed: 2 rows of tag refer to missing rows of note; …`, and what to do.
     public var description: String {

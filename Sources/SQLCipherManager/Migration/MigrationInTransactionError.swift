@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - MigrationInTransactionError
 
 /// A schema change that needs foreign keys off was started inside a transaction, where
@@ -8,7 +10,7 @@
 /// outside a transaction (the ``DatabaseManager`` runs its migrator so), or run
 /// ``Database/rebuildTable(_:_:)`` inside a ``VersionedSchemaMigrator`` step, which turns
 /// foreign keys off for it.
-public struct MigrationInTransactionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MigrationInTransactionError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// What was refused: `migration step 2`, `rebuild of table note`.
     public let operation: String
 
@@ -16,6 +18,9 @@ public struct MigrationInTransactionError: Error, Sendable, Hashable, CustomStri
     public init(operation: String) {
         self.operation = operation
     }
+
+    /// The ``description``, so that `localizedDescription` says what happened and what to do.
+    public var errorDescription: String? { description }
 
     /// What was refused, why, and what to do instead.
     public var description: String {

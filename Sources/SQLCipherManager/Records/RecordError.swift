@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - RecordError
 
 /// Why a record call (``Database/insert(_:)``, ``Database/update(_:)``, ``Database/save(_:)``,
@@ -5,7 +7,7 @@
 /// written: a batch is rolled back whole. No case carries a value of the record, only the
 /// names of the table and its columns. Failures of SQLite itself (a constraint, a full disk)
 /// stay ``SQLiteError``s.
-public enum RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RecordError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The database has no table or view of this name.
     case tableMissing(table: String)
     /// The record encodes columns the table does not have.
@@ -27,6 +29,9 @@ public enum RecordError: Error, Sendable, Hashable, CustomStringConvertible {
     case columnsDiffer(table: String, expected: [String], found: [String], index: Int)
     /// A value the record encodes cannot be stored in one column: `reason` says why.
     case unencodable(table: String, column: String, reason: String)
+
+    /// The ``description``, so that `localizedDescription` says what happened and what to do.
+    public var errorDescription: String? { description }
 
     /// What is wrong and what to do about it; nothing was written.
     public var description: String {

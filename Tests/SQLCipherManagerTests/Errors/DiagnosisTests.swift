@@ -96,7 +96,7 @@ import Testing
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(at: dir.file(), withIntermediateDirectories: false)
         #expect(openCase(dir, dir.file()) == "isFolder")
-        #expect(thrownCase { try dir.manager().create(password: "secret") } == "isFolder")
+        #expect(throws: DatabaseManagerError.isFolder(path: dir.file().path)) { try dir.manager().create(password: "secret") }
     }
 
     @Test func parentFolderMissing() {

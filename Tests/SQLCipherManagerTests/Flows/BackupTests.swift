@@ -82,7 +82,7 @@ struct BackupTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir, rows: 20)
         let manager = dir.manager()
-        #expect(thrownCase { try manager.backup(to: dir.file("backup.db")) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.backup(to: dir.file("backup.db")) }
         try manager.open(password: "old-secret")
         try Data("occupied".utf8).write(to: dir.file("taken.db"))
         try Data("stale".utf8).write(to: dir.file("orphan.db-wal"))
@@ -102,7 +102,7 @@ struct BackupTests {
             } == "reentrantCall")
         #expect(FileSnapshot(dir.url) == snapshot)
         manager.close()
-        #expect(thrownCase { try manager.backup(to: dir.file("closed.db")) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.backup(to: dir.file("closed.db")) }
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 
@@ -111,7 +111,7 @@ struct BackupTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager(rows: 40)
         let snapshot = FileSnapshot(dir.url)
-        #expect(thrownKeySlotCase { try manager.backup(to: dir.file("backup.db")) } == "backupNeedsItsOwnKey")
+        #expect(throws: KeySlotError.backupNeedsItsOwnKey(path: dir.file().path)) { try manager.backup(to: dir.file("backup.db")) }
         #expect(FileSnapshot(dir.url) == snapshot)
 
         try manager.backup(to: dir.file("backup.db"), key: .password("backup-secret"))

@@ -51,7 +51,7 @@ struct DecryptTests {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
         let manager = dir.manager()
-        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.decrypt(to: dir.file("plain.db")) }
         try manager.open(password: "old-secret")
         try Data("occupied".utf8).write(to: dir.file("taken.db"))
         let snapshot = FileSnapshot(dir.url)
@@ -61,7 +61,7 @@ struct DecryptTests {
         // Inside the manager's own transaction closure: refused before anything is looked at.
         #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "reentrantCall")
         try manager.execute("BEGIN")
-        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "transactionInProgress")
+        #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.decrypt(to: dir.file("plain.db")) }
         try manager.execute("ROLLBACK")
         #expect(FileSnapshot(dir.url) == snapshot)
     }

@@ -162,14 +162,14 @@ struct RekeyTests {
         let manager = dir.manager()
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-secret") }
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
 
         // Inside the manager's own transaction closure: refused before anything is looked at.
         #expect(thrownCase { try manager.transaction { _ in try manager.rekey(password: "new-secret") } } == "reentrantCall")
         try manager.execute("BEGIN")
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "transactionInProgress")
+        #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.rekey(password: "new-secret") }
         try manager.execute("ROLLBACK")
         #expect(thrownCase { try manager.rekey(password: "   ") } == "invalidPassword")
         #expect(thrownCase { try manager.rekey(rawKey: Data(count: 16)) } == "invalidKeyLength")
@@ -190,8 +190,8 @@ struct RekeyTests {
         let snapshot = FileSnapshot(dir.url)
         let manager = dir.manager()
         #expect(thrownCase { try manager.open(password: "not-the-password") } == "incorrectPasswordOrSettings")
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "notOpen")
-        #expect(thrownCase { try manager.decrypt(to: dir.file("plain.db")) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-secret") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.decrypt(to: dir.file("plain.db")) }
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 

@@ -149,7 +149,7 @@ import Testing
         try Fixture.makePlaintextDatabase(at: dir.file("plain.db"))
         let plain = DatabaseManager(url: dir.file("plain.db"))
         #expect(thrownCase { _ = try plain.diagnoseCipherSettings(password: "x") } == "plaintextDatabase")
-        #expect(thrownCase { _ = try DatabaseManager().diagnoseCipherSettings(password: "x") } == "notConfigured")
+        #expect(throws: DatabaseManagerError.notConfigured) { _ = try DatabaseManager().diagnoseCipherSettings(password: "x") }
     }
 
     /// Files written by another client, the Debian `sqlcipher` shell, with each set's pragmas.

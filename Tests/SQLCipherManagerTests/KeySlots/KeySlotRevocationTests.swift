@@ -106,7 +106,9 @@ struct KeySlotRevocationTests {
         let original = Fixture.bytes(dir.slotFile())
         try manager.addPassword("second")
         try original.write(to: dir.slotFile())
-        #expect(thrownKeySlotCase { try manager.addPassword("third") } == "slotFileOutdated")
+        #expect(throws: KeySlotError.slotFileOutdated(path: dir.slotFile().path, database: dir.file().path)) {
+            try manager.addPassword("third")
+        }
         #expect(Fixture.bytes(dir.slotFile()) == original)
     }
 

@@ -51,7 +51,9 @@ struct KeySlotTests {
         #expect(after[1024..<2048] == before[1024..<2048])
         #expect(itemCount(in: dir, password: "fresh") == "3")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
-        #expect(thrownCase { try manager.changePassword(from: "secret", to: "other") } == "incorrectPasswordOrSettings")
+        #expect(throws: DatabaseManagerError.incorrectPasswordOrSettings(path: dir.file().path, keySlotFile: dir.slotFile().path)) {
+            try manager.changePassword(from: "secret", to: "other")
+        }
         #expect(thrownCase { try manager.changePassword(from: "fresh", to: "  ") } == "invalidPassword")
     }
 
@@ -65,8 +67,8 @@ struct KeySlotTests {
         try manager.removePassword("secret")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(itemCount(in: dir, password: "second") == "3")
-        #expect(thrownKeySlotCase { try manager.removeKeySlot(id: added.id) } == "lastSlot")
-        #expect(thrownKeySlotCase { try manager.removeKeySlot(id: 99) } == "slotNotFound")
+        #expect(throws: KeySlotError.lastSlot(id: added.id)) { try manager.removeKeySlot(id: added.id) }
+        #expect(throws: KeySlotError.slotNotFound(id: 99)) { try manager.removeKeySlot(id: 99) }
         let slots = try manager.keySlots()
         #expect(slots.map(\.id) == [added.id])
         #expect(slots[0].description.contains("laptop"))
@@ -106,18 +108,22 @@ struct KeySlotTests {
         try manager.open(rawKey: dataKey)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
         manager.close()
-        #expect(thrownCase { try manager.open(rawKey: Data(repeating: 7, count: 32)) } == "incorrectKeyOrSettings")
+        #expect(throws: DatabaseManagerError.incorrectKeyOrSettings(path: dir.file().path)) {
+            try manager.open(rawKey: Data(repeating: 7, count: 32))
+        }
     }
 
     @Test("rekey(password:) and create-style conversions are refused on a key-slot database")
     func plainRekeyRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        #expect(thrownKeySlotCase { try manager.rekey(password: "other") } == "keySlotDatabase")
-        #expect(thrownKeySlotCase { try manager.rekey(rawKey: Data(count: 32)) } == "keySlotDatabase")
-        #expect(thrownKeySlotCase { try manager.convertToKeySlots(password: "secret") } == "keySlotDatabase")
+        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(password: "other") }
+        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(rawKey: Data(count: 32)) }
+        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.convertToKeySlots(password: "secret") }
         manager.close()
-        #expect(thrownCase { try dir.keySlotManager().createWithKeySlots(password: "x") } == "fileAlreadyExists")
+        #expect(throws: DatabaseManagerError.fileAlreadyExists(path: dir.slotFile().path)) {
+            try dir.keySlotManager().createWithKeySlots(password: "x")
+        }
         #expect(itemCount(in: dir, password: "secret") == "3")
     }
 
@@ -126,9 +132,9 @@ struct KeySlotTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE item(id INTEGER PRIMARY KEY)")
         #expect(!manager.usesKeySlots)
-        #expect(thrownKeySlotCase { _ = try manager.keySlots() } == "notKeySlotDatabase")
-        #expect(thrownKeySlotCase { try manager.addPassword("more") } == "notKeySlotDatabase")
-        #expect(thrownKeySlotCase { try manager.changePassword(from: "secret", to: "x") } == "notKeySlotDatabase")
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { _ = try manager.keySlots() }
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.addPassword("more") }
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.changePassword(from: "secret", to: "x") }
     }
 }
 
@@ -147,7 +153,7 @@ struct KeySlotKeyStoreTests {
         let loaded = try #require(try keys.loadKey(identifier: "vault"))
         try manager.open(key: loaded)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
-        #expect(thrownKeySlotCase { try manager.rekey(key: loaded) } == "keySlotDatabase")
+        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(key: loaded) }
         manager.close()
         #expect(itemCount(in: dir, password: "secret") == "3")
     }

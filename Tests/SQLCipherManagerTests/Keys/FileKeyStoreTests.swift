@@ -132,7 +132,7 @@ struct FileKeyStoreTests {
         try setMode(file, 0o644)
         let texts = [
             "\(key)", String(reflecting: key), "\(thrownError { _ = try store.loadKey(identifier: "notes") }!)",
-            "\(DatabaseManagerError.keyUnavailable(identifier: "notes", reason: "locked"))",
+            "\(DatabaseManagerError.keyUnavailable(identifier: "notes", underlying: .locked(store: "keyring", reason: "locked")))",
         ]
         for text in texts {
             #expect(!text.lowercased().contains(hex), "\(text)")

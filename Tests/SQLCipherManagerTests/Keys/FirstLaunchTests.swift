@@ -55,7 +55,9 @@ struct FirstLaunchTests {
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
         let before = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") } == "keyRefused")
+        #expect(throws: DatabaseManagerError.keyRefused(identifier: "notes", path: dir.file().path)) {
+            try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes")
+        }
         #expect(FileSnapshot(dir.url).differences(from: before) == [])
     }
 
@@ -66,7 +68,8 @@ struct FirstLaunchTests {
         let before = FileSnapshot(dir.url)
 
         let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
-        #expect(error.map(outcomeName) == "keyUnavailable")
+        let missing = KeyStoreError.notStored(identifier: "notes", store: store.storeDescription)
+        #expect(error as? DatabaseManagerError == .keyUnavailable(identifier: "notes", underlying: missing))
         #expect("\(error!)".contains("never made for an existing database"))
         #expect(store.stores == [])
         #expect(FileSnapshot(dir.url).differences(from: before) == [])
@@ -104,7 +107,8 @@ struct FirstLaunchTests {
             let keysBefore = FileSnapshot(dir.file("keys"))
 
             let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
-            #expect(error.map(outcomeName) == "keyUnavailable", "\(file)")
+            let unsafe = KeyStoreError.insecurePermissions(path: dir.file("keys/notes").path, mode: 0o644)
+            #expect(error as? DatabaseManagerError == .keyUnavailable(identifier: "notes", underlying: unsafe), "\(file)")
             #expect("\(error!)".contains("accessible to other users"), "\(file)")
             #expect(FileSnapshot(dir.url).differences(from: before) == [], "\(file)")
             #expect(FileSnapshot(dir.file("keys")).differences(from: keysBefore) == [], "\(file)")
@@ -138,7 +142,11 @@ struct FirstLaunchTests {
             if plaintext { try Fixture.makePlaintextDatabase(at: dir.file()) }
             let store = FileKeyStore(folder: dir.file("no-such-parent/keys"))
             let before = FileSnapshot(dir.url)
-            #expect(thrownCase { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") } == "keyNotStored")
+            let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+            guard case .keyNotStored(identifier: "notes", underlying: .failed)? = error as? DatabaseManagerError else {
+                Issue.record("expected keyNotStored(notes, failed), got \(String(describing: error))")
+                continue
+            }
             #expect(FileSnapshot(dir.url).differences(from: before) == [])
         }
     }
@@ -160,7 +168,7 @@ struct FirstLaunchTests {
         let store = FileKeyStore(folder: dir.file("keys"))
         let manager = dir.manager()
         try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
-        #expect(thrownCase { try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") } == "alreadyOpen")
+        #expect(throws: DatabaseManagerError.alreadyOpen) { try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") }
         manager.close()
     }
 

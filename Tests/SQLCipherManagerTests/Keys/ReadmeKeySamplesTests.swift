@@ -49,8 +49,8 @@ struct ReadmeKeySamplesTests {
         // README begin
         do {
             try manager.openOrCreate(keyStore: keys, keyIdentifier: "notes-db")
-        } catch DatabaseManagerError.keyUnavailable(let identifier, let reason) {
-            print("Key \(identifier) is unavailable (\(reason)); unlock the keyring or restore the key.")
+        } catch DatabaseManagerError.keyUnavailable(let identifier, let underlying) {
+            print("Key \(identifier) is unavailable (\(underlying)); unlock the keyring or restore the key.")
         // README end
             reported = true
         }

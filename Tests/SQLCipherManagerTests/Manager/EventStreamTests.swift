@@ -68,7 +68,7 @@ struct EventStreamTests {
         manager.close(forgettingKey: true)
         manager.close(forgettingKey: true)
         manager.close()
-        #expect(thrownCase { try manager.openWithCachedKey() } == "noCachedKey")
+        #expect(throws: DatabaseManagerError.noCachedKey) { try manager.openWithCachedKey() }
         try manager.open(password: "secret")
         withExtendedLifetime(manager) {}
         var seen: [DatabaseEvent] = []

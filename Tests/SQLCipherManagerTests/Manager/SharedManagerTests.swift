@@ -22,7 +22,7 @@ import Testing
     @Test func sharedManagerCreatesAndOpens() throws {
         try Self.restoringShared { shared in
             let dir = TemporaryDirectory()
-            #expect(thrownCase { try shared.open(password: "secret") } == "notConfigured")
+            #expect(throws: DatabaseManagerError.notConfigured) { try shared.open(password: "secret") }
             shared.databaseURL = dir.file()
             shared.configuration.cipher = .fast()
             let delegate = RecordingDelegate()

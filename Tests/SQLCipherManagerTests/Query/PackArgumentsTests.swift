@@ -47,7 +47,7 @@ import Testing
         let error = thrownError { try manager.execute("INSERT INTO t(id, a) VALUES (?, ?)", 9) } as? SQLiteError
         #expect(error?.code == .range)
         manager.close()
-        #expect(thrownCase { _ = try manager.fetchOne("SELECT a FROM t WHERE id = ?", 1) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { _ = try manager.fetchOne("SELECT a FROM t WHERE id = ?", 1) }
     }
 
     @Test func aRunKeepsNoBindingOfThePreviousOne() throws {

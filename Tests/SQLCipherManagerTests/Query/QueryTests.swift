@@ -112,9 +112,9 @@ import Testing
 
     @Test func queriesOnAClosedManagerThrowNotOpen() {
         let manager = DatabaseManager(url: TemporaryDirectory().file())
-        #expect(thrownCase { try manager.execute("SELECT 1") } == "notOpen")
-        #expect(thrownCase { _ = try manager.fetchAll("SELECT 1") } == "notOpen")
-        #expect(thrownCase { try manager.setSchemaVersion(1) } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.execute("SELECT 1") }
+        #expect(throws: DatabaseManagerError.notOpen) { _ = try manager.fetchAll("SELECT 1") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.setSchemaVersion(1) }
     }
 
     @Test func negativeSchemaVersionIsRejected() throws {

@@ -127,7 +127,7 @@ struct ReaderPoolTests {
         release.signal()
         #expect(closed.wait(timeout: .now() + 20) == .success)
         #expect(readResult.value == 10)
-        #expect(thrownCase { _ = try manager.read { try $0.scalar(Int.self, "SELECT 1") } } == "notOpen")
+        #expect(throws: DatabaseManagerError.notOpen) { _ = try manager.read { try $0.scalar(Int.self, "SELECT 1") } }
     }
 
     @Test("rekey with a read in progress: it waits for it, then reads use the new key")

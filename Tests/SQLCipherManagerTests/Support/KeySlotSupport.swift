@@ -43,8 +43,27 @@ func itemCount(in dir: TemporaryDirectory, password: String, name: String = "tes
 }
 
 extension KeySlotError {
-    /// The case name, for assertions.
-    var caseName: String { Mirror(reflecting: self).children.first?.label ?? "\(self)" }
+    /// The case name, for assertions where the associated values are not known exactly; where
+    /// they are, compare the error itself with `==`. Exhaustive, like ``DatabaseManagerError/caseName``.
+    var caseName: String {
+        switch self {
+        case .slotFileMissing: "slotFileMissing"
+        case .slotFileDamaged: "slotFileDamaged"
+        case .slotFileTampered: "slotFileTampered"
+        case .slotFileMismatch: "slotFileMismatch"
+        case .slotFileOutdated: "slotFileOutdated"
+        case .slotFileNotAFile: "slotFileNotAFile"
+        case .slotLimitReached: "slotLimitReached"
+        case .notKeySlotDatabase: "notKeySlotDatabase"
+        case .keySlotDatabase: "keySlotDatabase"
+        case .backupNeedsItsOwnKey: "backupNeedsItsOwnKey"
+        case .lastSlot: "lastSlot"
+        case .slotNotFound: "slotNotFound"
+        case .weakKeyDerivation: "weakKeyDerivation"
+        case .invalidKeyDerivation: "invalidKeyDerivation"
+        case .invalidRecoveryKey: "invalidRecoveryKey"
+        }
+    }
 }
 
 /// The KeySlotError or DatabaseManagerError case name `body` threw, "none" when it did not throw.

@@ -90,17 +90,54 @@ enum Fixture {
 }
 
 extension DatabaseManagerError {
-    /// The case name, for assertions.
+    /// The case name, for assertions where the associated values are not known exactly (a
+    /// reason's text, a temporary path); where they are, compare the error itself with `==`.
+    /// An exhaustive switch, so a new case is named here or the tests do not compile.
     var caseName: String {
-        if let label = Mirror(reflecting: self).children.first?.label { return label }
         switch self {
-        case .notConfigured: return "notConfigured"
-        case .sqlcipherNotLinked: return "sqlcipherNotLinked"
-        case .alreadyOpen: return "alreadyOpen"
-        case .notOpen: return "notOpen"
-        case .noCachedKey: return "noCachedKey"
-        case .transactionInProgress: return "transactionInProgress"
-        default: return "\(self)"
+        case .notConfigured: "notConfigured"
+        case .invalidPassword: "invalidPassword"
+        case .invalidKeyLength: "invalidKeyLength"
+        case .invalidOption: "invalidOption"
+        case .unsupportedOption: "unsupportedOption"
+        case .sqlcipherNotLinked: "sqlcipherNotLinked"
+        case .encryptionNotActive: "encryptionNotActive"
+        case .alreadyOpen: "alreadyOpen"
+        case .notOpen: "notOpen"
+        case .fileNotFound: "fileNotFound"
+        case .fileAlreadyExists: "fileAlreadyExists"
+        case .isFolder: "isFolder"
+        case .parentFolderMissing: "parentFolderMissing"
+        case .invalidPath: "invalidPath"
+        case .plaintextDatabase: "plaintextDatabase"
+        case .notPlaintextDatabase: "notPlaintextDatabase"
+        case .incorrectPasswordOrSettings: "incorrectPasswordOrSettings"
+        case .incorrectKeyOrSettings: "incorrectKeyOrSettings"
+        case .notADatabase: "notADatabase"
+        case .corrupt: "corrupt"
+        case .permissionDenied: "permissionDenied"
+        case .diskFull: "diskFull"
+        case .ioError: "ioError"
+        case .busy: "busy"
+        case .noCachedKey: "noCachedKey"
+        case .schemaVersionTooNew: "schemaVersionTooNew"
+        case .migrationFailed: "migrationFailed"
+        case .insufficientDiskSpace: "insufficientDiskSpace"
+        case .transactionInProgress: "transactionInProgress"
+        case .verificationFailed: "verificationFailed"
+        case .recoveryFailed: "recoveryFailed"
+        case .operationInProgress: "operationInProgress"
+        case .keyChanged: "keyChanged"
+        case .keyChangeInterrupted: "keyChangeInterrupted"
+        case .openElsewhere: "openElsewhere"
+        case .foreignSidecar: "foreignSidecar"
+        case .untrustedFile: "untrustedFile"
+        case .sqlite: "sqlite"
+        case .keyUnavailable: "keyUnavailable"
+        case .keyRefused: "keyRefused"
+        case .keyNotStored: "keyNotStored"
+        case .randomSourceFailed: "randomSourceFailed"
+        case .reentrantCall: "reentrantCall"
         }
     }
 }

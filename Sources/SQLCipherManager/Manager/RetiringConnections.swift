@@ -37,11 +37,16 @@ final class RetiringConnections {
 
 extension DatabaseManager {
     /// Takes the writer and the idle readers out of the manager without closing them: the
-    /// manager is closed, the connections are the caller's to close.
+    /// manager is closed, the connections are the caller's to close. A transaction the writer
+    /// left open (a raw `BEGIN`) is rolled back now, as its close would: its locks must not
+    /// keep the new connection out.
     func detachConnections() -> RetiringConnections {
         let wasOpen = database != nil
         var connections = readers.detachAll()
-        if let writer = database?.connection { connections.append(writer) }
+        if let writer = database?.connection {
+            if !writer.isAutocommit { try? writer.executeScript("ROLLBACK") }
+            connections.append(writer)
+        }
         database = nil
         return RetiringConnections(connections, wasOpen: wasOpen)
     }

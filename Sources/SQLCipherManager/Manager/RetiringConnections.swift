@@ -39,7 +39,8 @@ extension DatabaseManager {
     /// Takes the writer and the idle readers out of the manager without closing them: the
     /// manager is closed, the connections are the caller's to close. A transaction the writer
     /// left open (a raw `BEGIN`) is rolled back now, as its close would: its locks must not
-    /// keep the new connection out.
+    /// keep the new connection out. A writer in exclusive locking mode (set by the app) keeps
+    /// its lock between transactions: then every connection is closed now, as before.
     func detachConnections() -> RetiringConnections {
         let wasOpen = database != nil
         var connections = readers.detachAll()
@@ -48,6 +49,10 @@ extension DatabaseManager {
             connections.append(writer)
         }
         database = nil
-        return RetiringConnections(connections, wasOpen: wasOpen)
+        let retiring = RetiringConnections(connections, wasOpen: wasOpen)
+        if let writer = connections.last, (try? writer.text("PRAGMA locking_mode"))?.lowercased() != "normal" {
+            retiring.close(keepingWAL: false)
+        }
+        return retiring
     }
 }

@@ -79,11 +79,15 @@ extension DatabaseManager {
 
     /// Closes the database (``close()``, if open) and opens it again with the cached key (the
     /// original's `reopenDatabase:`): the events are `didCloseDatabase`, then `didOpenDatabase`.
+    ///
+    /// The new connection is made before the old ones close (their close is announced then), so
+    /// on a WAL database the `-wal` and `-shm` are kept rather than settled, deleted and made
+    /// again. If the open fails, the old connections are closed all the same.
     public func reopen() throws {
         try locked {
-            guard cachedKey != nil else { throw DatabaseManagerError.noCachedKey }
-            close()
-            try openWithCachedKey()
+            guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
+            // The old connections stay open until the new writer is (RetiringConnections).
+            try openFlow(key: key, creating: false, retiring: detachConnections())
         }
     }
 
@@ -107,32 +111,24 @@ extension DatabaseManager {
     /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
     /// plaintext file), connect, install, fire the event, migrate. `slotPassword` is the password
     /// that opened a key-slot database's slot (its digest is kept for ``isCurrentPassword(_:)-(String)``).
-    func openFlow(key: SecretBytes, creating: Bool, slotPassword: SecretBytes? = nil) throws {
+    /// `retiring`: the connections a ``reopen()`` replaces, closed (and their close announced)
+    /// once the new connection is made or has failed.
+    func openFlow(
+        key: SecretBytes, creating: Bool, slotPassword: SecretBytes? = nil, retiring: RetiringConnections? = nil
+    ) throws {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }
+        func retire(connected: Bool) {
+            guard let retiring else { return }
+            retiring.close(keepingWAL: connected)
+            if retiring.wasOpen { notify(.closed) }
+        }
         let connection: Connection
         var derived: KeyDerivation.Derived?
         var interruptedRekey: InPlaceRekeyMarker?
         do {
-            let path = try requirePath()
-            interruptedRekey = InPlaceRekeyMarker.takeStale(for: path)
-            try Self.recoverInterruptedOperation(atPath: path)
-            if creating {
-                (connection, derived) = try createFile(path: path, key: key)
-            } else {
-                try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
-                if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
-                let known = key === cachedKey ? derivedKey : nil
-                (connection, derived) = try Self.connectDeriving(
-                    path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
-                do {
-                    try Self.checkFileLength(connection, path: path)
-                    if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
-                } catch {
-                    connection.close()
-                    throw error
-                }
-            }
+            (connection, derived) = try connectForOpen(key: key, creating: creating, stale: &interruptedRekey)
         } catch {
+            retire(connected: false)
             let error = Self.explainingInterruptedRekey(
                 DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
                     path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey),
@@ -140,6 +136,7 @@ extension DatabaseManager {
             if error.isReportable { notify(.databaseError(error)) }
             throw error
         }
+        retire(connected: true)
         if let mode = configuration.journalMode {
             do {
                 try connection.executeScript("PRAGMA journal_mode = \(mode.rawValue)")
@@ -160,6 +157,31 @@ extension DatabaseManager {
                 throw error
             }
         }
+    }
+
+    /// The connection an open starts from: recovery of an interrupted operation, then the new
+    /// file, or the unlock of the existing one and the checks after it. `stale` receives the
+    /// marker of an interrupted key change in place, for the error of a refused key.
+    private func connectForOpen(
+        key: SecretBytes, creating: Bool, stale: inout InPlaceRekeyMarker?
+    ) throws -> (Connection, KeyDerivation.Derived?) {
+        let path = try requirePath()
+        stale = InPlaceRekeyMarker.takeStale(for: path)
+        try Self.recoverInterruptedOperation(atPath: path)
+        if creating { return try createFile(path: path, key: key) }
+        try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
+        if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
+        let known = key === cachedKey ? derivedKey : nil
+        let (connection, derived) = try Self.connectDeriving(
+            path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
+        do {
+            try Self.checkFileLength(connection, path: path)
+            if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return (connection, derived)
     }
 
     /// Builds the database in `<path>-creating`, checks its header is encrypted, then links it

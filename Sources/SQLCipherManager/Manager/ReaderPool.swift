@@ -101,14 +101,22 @@ final class ReaderPool: @unchecked Sendable {
 
     /// Closes every connection, waiting for the readers that hold one to finish.
     func closeAll() {
+        for connection in detachAll() { connection.close() }
+    }
+
+    /// Empties the pool as ``closeAll()`` does, but hands its idle connections to the caller
+    /// still open (``DatabaseManager/reopen()`` closes them once the new writer is open); a
+    /// connection lent out now is closed when it comes back.
+    func detachAll() -> [Connection] {
         condition.lock()
         defer { condition.unlock() }
         generation += 1
         recipe = nil
         condition.broadcast()
-        for lease in idle { lease.connection.close() }
+        let detached = idle.map(\.connection)
         idle.removeAll()
         while busy > 0 || openingCount > 0 { condition.wait() }
+        return detached
     }
 }
 

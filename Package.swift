@@ -30,7 +30,16 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        .target(name: "SQLCipherManager", dependencies: ["CSQLCipher", "CCrypto", "CSodium"]),
+        // The library's layers, bottom up; each target may use only the ones it names
+        // (ARCHITECTURE.md). SQLCipherManager re-exports the public API of the others.
+        .target(name: "SQLCipherCore", dependencies: ["CSQLCipher", "CCrypto", "CSodium"]),
+        .target(name: "SQLCipherKeys", dependencies: ["SQLCipherCore"]),
+        .target(name: "SQLCipherEngine", dependencies: ["SQLCipherCore"]),
+        .target(name: "SQLCipherQuery", dependencies: ["SQLCipherCore"]),
+        .target(
+            name: "SQLCipherManager",
+            dependencies: ["SQLCipherCore", "SQLCipherKeys", "SQLCipherEngine", "SQLCipherQuery"]
+        ),
         // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
         .systemLibrary(name: "CLibSecret"),
         .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherManager", "CLibSecret"]),

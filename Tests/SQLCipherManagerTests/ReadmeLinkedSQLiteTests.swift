@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// README's "Which SQLite" section says what the linked library can and cannot do; each claim
 /// is tried here on the library this process runs with (issue 22, item 9).

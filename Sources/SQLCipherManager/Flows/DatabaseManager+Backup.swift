@@ -1,4 +1,7 @@
 import Foundation
+import SQLCipherCore
+import SQLCipherEngine
+import SQLCipherKeys
 
 // MARK: - Backup
 

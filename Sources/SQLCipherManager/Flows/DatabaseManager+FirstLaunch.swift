@@ -1,4 +1,6 @@
 import Foundation
+import SQLCipherCore
+import SQLCipherKeys
 
 // MARK: - First launch: the key lives in a key store
 

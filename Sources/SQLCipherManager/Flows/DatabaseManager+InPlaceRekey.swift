@@ -1,4 +1,8 @@
 import Foundation
+import SQLCipherCore
+import SQLCipherEngine
+import SQLCipherKeys
+import SQLCipherQuery
 
 // MARK: - Rekey in place
 

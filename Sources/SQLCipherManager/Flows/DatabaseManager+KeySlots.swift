@@ -1,4 +1,6 @@
 import Foundation
+import SQLCipherCore
+import SQLCipherKeys
 
 // MARK: - Key slots
 

@@ -1,4 +1,5 @@
 import Foundation
+import SQLCipherKeys
 
 // MARK: - Opening with a DatabaseKey
 

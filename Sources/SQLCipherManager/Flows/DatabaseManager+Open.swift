@@ -1,4 +1,7 @@
 import Foundation
+import SQLCipherCore
+import SQLCipherKeys
+import SQLCipherQuery
 
 // MARK: - Create and open
 

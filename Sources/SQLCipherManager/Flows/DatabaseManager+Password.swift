@@ -1,4 +1,6 @@
 // MARK: - Checking the current password
+import SQLCipherCore
+
 
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current

@@ -1,4 +1,7 @@
 // MARK: - PendingOperation
+import SQLCipherCore
+import SQLCipherEngine
+
 
 /// A rekey, encrypt or decrypt recorded beside a database file (`<file>.scm-journal`) that has
 /// not finished: it is still running in some process, or it was interrupted (process killed,

@@ -1,4 +1,6 @@
 // MARK: - CipherOptions
+import SQLCipherCore
+
 
 /// The cipher settings applied right after the key, before the first read.
 ///

@@ -1,4 +1,6 @@
 // MARK: - DatabaseConfiguration
+import SQLCipherKeys
+
 
 /// How a ``DatabaseManager`` opens its connection.
 public struct DatabaseConfiguration: Sendable {

@@ -1,4 +1,7 @@
 // MARK: - Cipher information
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// The linked SQLCipher's version (`PRAGMA cipher_version` on an in-memory connection), or

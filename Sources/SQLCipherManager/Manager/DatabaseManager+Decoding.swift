@@ -1,4 +1,7 @@
 // MARK: - Named parameters, Decodable rows, required values
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// Runs one statement with `:name`, `@name` or `$name` parameters bound by name, as the

@@ -1,4 +1,7 @@
 // MARK: - Export operations
+import SQLCipherCore
+import SQLCipherEngine
+
 
 extension DatabaseManager {
     /// The ``ExportOperation`` behind rekey, encrypt and decrypt, given what the engine does not

@@ -1,4 +1,7 @@
 // MARK: - Integrity
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// Checks every page of the open database: `PRAGMA integrity_check` (`quick_check` when

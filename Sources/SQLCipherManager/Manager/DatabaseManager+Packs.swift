@@ -1,4 +1,7 @@
 // MARK: - Arguments as a parameter pack
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// Runs one statement with bound arguments, each a value of its own Swift type, under the

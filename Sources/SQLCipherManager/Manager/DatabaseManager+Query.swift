@@ -1,4 +1,7 @@
 // MARK: - Queries
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// Runs `body` with the open database (the writer), holding the manager's lock for its whole

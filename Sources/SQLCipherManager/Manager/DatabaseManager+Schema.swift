@@ -1,4 +1,7 @@
 // MARK: - Schema version and migration
+import SQLCipherCore
+import SQLCipherQuery
+
 
 extension DatabaseManager {
     /// The schema version stored in the file: `PRAGMA user_version` (the original's `schemaVersion`).

@@ -1,4 +1,5 @@
 import Foundation
+import SQLCipherQuery
 
 // MARK: - ManagerLock
 

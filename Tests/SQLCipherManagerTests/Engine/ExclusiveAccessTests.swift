@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// ``ExclusiveAccess``: a copy replaces a file only while nobody else has it open.
 @Suite("Exclusive access for a replace", .ownThread)

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The copy an export writes is scratch until it is installed (issue 12): SQLite keeps its
 /// rollback journal in memory and does not flush it at the commit; the engine flushes it once,

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Kills a helper process with SIGKILL at random moments of each flow, then checks with a fresh
 /// manager (whose open runs recovery) that the file opens with exactly one of the old and new

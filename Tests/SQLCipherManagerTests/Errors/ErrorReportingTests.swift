@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// What the errors say: localized descriptions, a wrong raw key, a capped integrity report.
 @Suite struct ErrorReportingTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// ``FileSystem/BackgroundSync``: the flush the export engine runs beside its verification.
 @Suite struct BackgroundSyncTests {

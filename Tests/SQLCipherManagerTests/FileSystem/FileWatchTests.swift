@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The file watch wakes for a write to the database file or its `-wal` (created after the
 /// watch started), not for another file of the folder, and a wake-up ends a wait at once.

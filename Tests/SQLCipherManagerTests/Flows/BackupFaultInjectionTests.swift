@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Kills `FaultInjectionHelper backup` (a backup of the 20,000-row template to `out.db`, in WAL
 /// mode and in rollback-journal mode)

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// A backup taken while another thread commits: every row acknowledged before the backup's
 /// snapshot began is in it, and it is one consistent snapshot (the counter row matches the rows).

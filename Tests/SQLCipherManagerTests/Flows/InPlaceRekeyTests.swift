@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// A key change with the cipher settings unchanged re-keys the file in place, in one SQLite
 /// write transaction (`sqlite3_rekey`): the same file, SQLite's journal or WAL as the crash

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `diagnoseCipherSettings`: the right password with other settings is found on real files
 /// written with each known set (by this library and by the Debian `sqlcipher` shell), a wrong

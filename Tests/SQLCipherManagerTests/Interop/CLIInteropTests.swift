@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Our files against the Debian `sqlcipher` shell, an independent client of the same SQLCipher
 /// 3.4.1: what we create, rekey and encrypt opens there; what it creates opens here. The key is

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Our files against Python's `sqlcipher3` (SQLCipher 4.x, PyPI) and stock SQLite (Python's
 /// `sqlite3`): what we create, rekey and encrypt opens there with `cipher_compatibility = 3`,

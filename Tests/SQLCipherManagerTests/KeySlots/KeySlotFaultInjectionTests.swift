@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Kills `FaultInjectionHelper` with SIGKILL at random moments of every key-slot change, then
 /// opens the files with a fresh manager (which finishes or rolls back the transition) and checks

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 @Suite("Key slots: a missing, damaged, edited or foreign slot file is a typed error; the database is untouched")
 struct KeySlotFileDamageTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 @Suite("Key slots: a planted slot file costs bounded work, never blocks, and debris does not lock out (issue 23)")
 struct KeySlotPlantedFileTests {

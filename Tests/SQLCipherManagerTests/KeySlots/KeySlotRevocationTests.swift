@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 @Suite("Key slots: what change-password, remove and rotate revoke (issue 23, class 1)")
 struct KeySlotRevocationTests {

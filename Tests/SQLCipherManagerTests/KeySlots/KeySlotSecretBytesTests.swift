@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The key-slot calls that take a password in `SecretBytes` (what cipherdb hands them) behave
 /// as their `String` twins: the same slots open, an NFD password is its NFC form, and a wrong

@@ -2,7 +2,11 @@
 // (These samples are README.md's own text, compared with it line by line: not reformatted.)
 import Foundation
 import Testing
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The README's "Key slots" sample, compiled and run here; the test fails when the README's
 /// code block and this body differ.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// FileKeyStore: private folder and files, refusals before any byte is read, durable
 /// never-replacing writes, both file formats.

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Kills FaultInjectionHelper's `first-launch` flow (FileKeyStore + openOrCreate, then one
 /// transaction of 200 rows) with SIGKILL at random moments, then runs the next launch in this

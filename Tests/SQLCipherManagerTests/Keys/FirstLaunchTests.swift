@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Every branch of `openOrCreate(keyStore:keyIdentifier:)`, on a real FileKeyStore.
 @Suite("First launch: openOrCreate with a key store")

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The blocking work of the `async` calls runs on the manager's own threads: awaiting it never
 /// takes a thread of the cooperative pool (`make bench` measures what that buys: a

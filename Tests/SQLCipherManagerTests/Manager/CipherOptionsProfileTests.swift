@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `CipherOptions.largePages` (issue 26): a new database with 4,096-byte pages and SQLCipher 3's
 /// other settings opens in the Debian `sqlcipher` shell (SQLCipher 3.4.1) with the pragmas its

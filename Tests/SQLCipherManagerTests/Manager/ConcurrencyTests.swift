@@ -3,7 +3,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 @Suite(.ownThread) struct ConcurrencyTests {
     @Test func manyThreadsShareOneManager() throws {

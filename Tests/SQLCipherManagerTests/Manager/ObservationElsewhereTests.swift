@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Commits the writer's hooks cannot see: another connection of this process, another process
 /// running this library, stock SQLCipher (Python's sqlcipher3) and the `sqlcipher` shell. The

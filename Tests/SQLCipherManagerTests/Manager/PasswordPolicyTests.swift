@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The policy guards new passwords (create, rekey, encrypt, adopt) and never the login.
 @Suite struct PasswordPolicyTests {

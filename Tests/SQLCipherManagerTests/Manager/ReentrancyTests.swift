@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Every manager call made from inside each kind of the manager's own closures: it works (a
 /// query, a nested read: on the closure's connection), throws `reentrantCall` at once (a call

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The sidecar check against real crashes and real live connections: `FaultInjectionHelper`
 /// is killed with SIGKILL inside a transaction that has spilled to the `-journal` or `-wal`,

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Issue 16, items 3 and 4: a failed open changes nothing on disk, and a `-journal` or `-wal`
 /// that does not belong to the database is refused instead of being written into it.

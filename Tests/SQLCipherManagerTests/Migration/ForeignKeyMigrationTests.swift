@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Migration steps run with foreign keys off and `PRAGMA foreign_key_check` before commit
 /// (issue 22, item 1): a table rebuild no longer cascades into its children.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.rebuildTable`: SQLite's 12-step table rebuild for the column changes
 /// `ALTER TABLE` lacks before 3.25 / 3.35 (issue 22, item 1).

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// A `Database` kept past its closure and used after `close()` throws; it never calls into
 /// the freed handle (make sanitize runs this under AddressSanitizer).

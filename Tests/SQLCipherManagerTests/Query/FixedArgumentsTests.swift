@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.execute` and `PreparedStatement.execute` with one to eight values as plain generic
 /// parameters (issue 12), nine through the parameter pack: every arity binds each value at its

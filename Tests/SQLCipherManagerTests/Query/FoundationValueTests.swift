@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Date`, `UUID`, `URL`, `Decimal` and `Data` as statement arguments and column values
 /// (issue 22, item 2), checked against SQLite's own date functions.

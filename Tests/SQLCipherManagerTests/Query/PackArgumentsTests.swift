@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.execute` / `fetchOne` / `scalar` / `fetchCursor` with their arguments as a
 /// parameter pack (issue 12), beside the variadic overloads that `nil` and zero-argument calls

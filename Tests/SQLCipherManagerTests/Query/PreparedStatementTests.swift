@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.prepare` / `PreparedStatement` and `forEachRowView` / `RowView` (issue 5).
 @Suite struct PreparedStatementTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.fetchCursor` / `RowCursor` / `CursorRow` (issue 12): lazy rows read in place,
 /// and every misuse a typed error rather than a read of freed or stale memory.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Database.forEachStatement(in:_:)`: SQLite's parser splits the script, each statement's rows
 /// can be read, and a failure stops the script with the failing statement's text.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `insert(contentsOf:)`: one prepared statement for the whole batch, one transaction.
 @Suite struct RecordBatchTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Bad input to the record calls: a typed error that says what to do, and nothing written.
 @Suite struct RecordErrorTests {

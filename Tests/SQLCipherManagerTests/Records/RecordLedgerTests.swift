@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `save` under two concurrent writers loses no update (issue 24, item 2): a ledger of every
 /// acknowledged save, checked against the file afterwards, in WAL and rollback-journal mode,

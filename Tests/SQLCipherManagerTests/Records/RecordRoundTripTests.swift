@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Records written with `insert` and read back with `fetch` (issue 24, item 2): every supported
 /// type, stored as the statement arguments store it.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `update`, `save`, `delete` and `fetch` by primary key, single and composite (issue 24, item 2).
 @Suite struct RecordWriteTests {

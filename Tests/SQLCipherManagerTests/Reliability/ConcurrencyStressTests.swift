@@ -2,7 +2,11 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 // The stress test uses `DatabaseManager.shared`, so it lives in the one serialized suite that
 // owns the shared instance (two serialized suites could still run at the same time).

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `read { }` on a WAL database: concurrent snapshots beside the one writer. No test here
 /// measures time: each ordering is proven by a handshake (a semaphore the other side must

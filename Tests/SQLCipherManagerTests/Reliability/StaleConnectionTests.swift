@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Connections of this process on a file that another process changes (`FaultInjectionHelper`,
 /// not killed here, on `<dir>/test.db`, KDF 4000): re-keyed in place (`rekey`), they fail their

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Texts and blobs bound without a copy (`SQLITE_STATIC`) by the one-to-eight-value `execute`
 /// calls (issue 26, Statement+Borrowed.swift): SQLite reads the caller's bytes while the

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The connection's compile count (issue 12): what lets a statement's rows skip reading and
 /// comparing its column names while it cannot have been re-prepared.

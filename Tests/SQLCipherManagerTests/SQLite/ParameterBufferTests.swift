@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// ``ParameterBuffer``: what a statement reads is exactly what was set, texts and blobs from the
 /// arena, through growth, refills and clearing.

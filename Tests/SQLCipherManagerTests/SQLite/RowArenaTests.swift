@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The rows of one `fetchAll` packed side by side in shared blocks (issue 12): each row still
 /// reads, compares and hashes as its own, no block exceeds the limit a kept row may pin, and a

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The blocks of a connection's earlier `fetchAll`s, reused once no row holds them (issue 26):
 /// a later `fetchAll` reads its own values and names in them, a row still kept is never

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// `Row`'s values in one block per row and the column names shared by the rows of a statement
 /// (issue 12): every value reads back as stored, and a statement re-prepared after a schema

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// The authorizer reports the tables a statement reads while it compiles, also for a cached
 /// statement reused while recording, and the change tracker the tables a commit changed.

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Passwords and keys never show up in descriptions, debug descriptions, `dump()`, errors or
 /// what the delegate hears; key buffers are zeroed when they are released.

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Marker rows written through the manager never reach the disk in clear text: not in the
 /// database, its `-journal`, `-wal` or `-shm`, not in the temporary folders, not after a rekey

@@ -2,7 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// Someone who may write in the database's folder but has no password plants a symbolic link or
 /// a file of their own at a name the library writes (issue 23, class 2), or a huge sparse file it

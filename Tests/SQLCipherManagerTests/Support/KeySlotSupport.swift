@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 extension KeySlotOptions {
     /// The tests' cheap Argon2id (1 pass over 1 MiB), below ``Argon2Parameters/minimum``: opted in.

@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// One test case's world: a fresh folder, the database path the flow works on, the passwords
 /// the case typed (none may show up in an error), and clean-up for what it mounted or locked.

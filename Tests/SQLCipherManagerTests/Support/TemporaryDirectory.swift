@@ -1,6 +1,10 @@
 import Foundation
 
+@testable import SQLCipherCore
+@testable import SQLCipherEngine
+@testable import SQLCipherKeys
 @testable import SQLCipherManager
+@testable import SQLCipherQuery
 
 /// A fresh folder per test, removed when the value is released.
 final class TemporaryDirectory: @unchecked Sendable {

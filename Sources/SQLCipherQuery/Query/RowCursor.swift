@@ -1,0 +1,97 @@
+// MARK: - RowCursor
+import SQLCipherCore
+
+
+/// The rows of a query, stepped one at a time (`sqlite3_step`) as you ask for them: the
+/// natural way to read many rows without holding them all in memory.
+///
+/// ```swift
+/// try manager.read { db in
+///     let cursor = try db.fetchCursor("SELECT id, title FROM note WHERE score > ?", 10)
+///     while let row = try cursor.next() {
+///         titles[try row.int64(0)] = try row.text(1)
+///     }
+/// }
+/// ```
+///
+/// Each ``CursorRow`` is a view of the statement's current step, read in place: typed getters
+/// copy one column out, and nothing is copied for the columns you skip. It cannot be misused
+/// into reading freed memory:
+/// - a row read after the cursor moved on (``next()`` again, the end of the rows) throws
+///   ``SQLiteError`` `misuse`: copy what you keep, or the whole row with ``CursorRow/row``;
+/// - once the database is closed, ``next()`` and every row throw ``SQLiteError`` `misuse`, and
+///   no C call is made.
+///
+/// The cursor steps its own statement: other calls on the same ``Database`` (even with the
+/// same SQL, even another cursor) may run between two steps. Until the rows end (or the cursor
+/// is released) the statement holds its read lock, so release an unfinished cursor before a
+/// long wait. Like ``Database``, a cursor is valid only inside the closure that received the
+/// database, on its thread.
+public final class RowCursor {
+    @usableFromInline package let statement: Statement
+    private let connection: Connection
+    /// The number of result columns (`sqlite3_column_count`).
+    public let count: Int
+    private var names: [String]?
+    private var isFinished = false
+    private var hasStepped = false
+
+    package init(statement: Statement, connection: Connection) {
+        self.statement = statement
+        self.connection = connection
+        count = statement.columnCount
+    }
+
+    deinit { connection.endLease(statement) }
+
+    /// The SQL text.
+    public var sql: String { statement.sql }
+
+    /// The column names (`sqlite3_column_name`), read once after the first step.
+    public var columnNames: [String] {
+        if let names { return names }
+        let read = statement.isFinalized ? [] : statement.columnNames
+        if hasStepped, !statement.isFinalized { names = read }
+        return read
+    }
+
+    // MARK: - Stepping
+
+    /// Steps to the next row (`sqlite3_step`) and returns it, or `nil` after the last one (and
+    /// on every later call). The row returned before is no longer valid.
+    ///
+    /// - Throws: ``SQLiteError`` for a failing step (the cursor then ends), `misuse` once the
+    ///   database is closed.
+    public func next() throws -> CursorRow? {
+        if isFinished { return nil }
+        guard !statement.isFinalized else { throw SQLiteError.databaseClosed(sql: statement.sql) }
+        do {
+            if try statement.step() {
+                hasStepped = true
+                return CursorRow(cursor: self, generation: statement.generation)
+            }
+        } catch {
+            finish()
+            throw error
+        }
+        finish()
+        return nil
+    }
+
+    /// Calls `body` with each remaining row, each valid only during its call.
+    public func forEach(_ body: (CursorRow) throws -> Void) throws {
+        while let row = try next() { try body(row) }
+    }
+
+    /// Ends the cursor now: its statement is reset (its read lock released) and later
+    /// ``next()`` calls return `nil`. Releasing the cursor does the same.
+    public func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        connection.endLease(statement)
+    }
+}
+
+// A cursor steps a non-thread-safe statement; it lives inside one closure on one thread.
+@available(*, unavailable)
+extension RowCursor: Sendable {}

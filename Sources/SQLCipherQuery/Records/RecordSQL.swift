@@ -1,0 +1,91 @@
+// MARK: - RecordSQL
+import SQLCipherCore
+
+
+/// The SQL of the record calls for one table and one set of columns, names quoted (never a
+/// value: every value is a bound parameter). Built once per record type and table
+/// (``RecordTemplate``); the upsert's form is chosen by the caller, so both are testable on any
+/// SQLite.
+package struct RecordSQL: Equatable {
+    /// How ``upsert(style:)`` writes a save.
+    package enum UpsertStyle: Equatable {
+        /// `INSERT … ON CONFLICT(key) DO UPDATE SET …`: SQLite 3.24 and later.
+        case native
+        /// `UPDATE … WHERE key = ?`, then the `INSERT` when it changed no row, in one
+        /// transaction (a savepoint when nested): older SQLite.
+        case emulated
+
+        /// What the linked SQLite supports (`sqlite3_libversion_number`, read at run time).
+        static let linked: UpsertStyle = SQLiteLibrary.isAtLeast(3, 24) ? .native : .emulated
+    }
+
+    /// A statement and which value binds at each of its parameters (an index into the columns).
+    package struct Plan: Equatable {
+        var sql: String
+        var order: [Int]
+    }
+
+    package let table: String
+    package let columns: [String]
+    package let primaryKey: [String]
+
+    /// `name` in double quotes, inner quotes doubled: safe in SQL whatever it holds.
+    package static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// `INSERT INTO "t"("a", "b") VALUES (?, ?)`, the values in column order.
+    package var insert: String {
+        "INSERT INTO \(Self.quote(table))(\(columns.map(Self.quote).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
+
+    /// The position of each primary-key column among the columns (SQLite's names are
+    /// case-insensitive), or the error that says which is missing.
+    package func keyPositions() throws -> [Int] {
+        guard !primaryKey.isEmpty else { throw RecordError.noPrimaryKey(table: table) }
+        return try primaryKey.map { key in
+            guard let index = columns.firstIndex(where: { $0.lowercased() == key.lowercased() }) else {
+                throw RecordError.primaryKeyNotEncoded(table: table, column: key)
+            }
+            return index
+        }
+    }
+
+    /// `UPDATE "t" SET "b" = ?, "c" = ? WHERE "a" = ?`: the other columns, then the key. A record
+    /// of key columns only sets them to themselves, so that an existing row still counts as changed.
+    package func update() throws -> Plan {
+        let keys = try keyPositions()
+        let others = columns.indices.filter { !keys.contains($0) }
+        let set = others.isEmpty ? keys : others
+        let assignments = set.map { "\(Self.quote(columns[$0])) = ?" }.joined(separator: ", ")
+        return Plan(
+            sql: "UPDATE \(Self.quote(table)) SET \(assignments) WHERE \(Self.condition(keys.map { columns[$0] }))", order: set + keys)
+    }
+
+    /// The save: the native `INSERT … ON CONFLICT … DO UPDATE` (its values in column order), or
+    /// for the emulation the ``update()`` to run first (the ``insert`` follows when it changed no row).
+    package func upsert(style: UpsertStyle) throws -> Plan {
+        let keys = try keyPositions()
+        guard style == .native else { return try update() }
+        let others = columns.indices.filter { !keys.contains($0) }
+        let target = keys.map { Self.quote(columns[$0]) }.joined(separator: ", ")
+        let action =
+            others.isEmpty
+            ? "DO NOTHING"
+            : "DO UPDATE SET " + others.map { "\(Self.quote(columns[$0])) = excluded.\(Self.quote(columns[$0]))" }.joined(separator: ", ")
+        return Plan(sql: insert + " ON CONFLICT(\(target)) \(action)", order: Array(columns.indices))
+    }
+
+    /// `SELECT * FROM "t" WHERE "a" = ? AND "b" = ?`.
+    package static func select(table: String, primaryKey: [String]) -> String {
+        "SELECT * FROM \(quote(table)) WHERE \(condition(primaryKey))"
+    }
+
+    /// `DELETE FROM "t" WHERE "a" = ? AND "b" = ?`.
+    package static func delete(table: String, primaryKey: [String]) -> String {
+        "DELETE FROM \(quote(table)) WHERE \(condition(primaryKey))"
+    }
+
+    private static func condition(_ key: [String]) -> String {
+        key.map { "\(quote($0)) = ?" }.joined(separator: " AND ")
+    }
+}

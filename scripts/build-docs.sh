@@ -10,15 +10,18 @@ scratch=.build/docs-build
 graphs=.build/docs-symbol-graphs
 rm -rf "$graphs" .build/docs
 mkdir -p "$graphs"
-# The compiler writes the graphs only when it compiles the module: drop the module's build
+# The compiler writes the graphs only when it compiles a module: drop the modules' build
 # products, or a second run in a row finds the build up to date and the graphs gone.
-rm -f "$scratch"/debug/Modules/SQLCipherManager.swiftmodule
+rm -f "$scratch"/debug/Modules/SQLCipher{Core,Keys,Engine,Query,Manager}.swiftmodule
 # Inherited and synthesized docs are left out, so a member that only repeats its protocol's
 # text shows up as undocumented below.
 swift build --scratch-path "$scratch" --target SQLCipherManager \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
     -Xswiftc -symbol-graph-skip-inherited-docs -Xswiftc -symbol-graph-skip-synthesized-members
+# SQLCipherManager's graph holds the symbols it re-exports from the four lower targets (what an
+# app sees with one import); their own graphs would make DocC document five modules.
+rm -f "$graphs"/SQLCipher{Core,Keys,Engine,Query}{,@*}.symbols.json
 python3 scripts/check-doc-comments.py "$graphs"
 docc convert Sources/SQLCipherManager/SQLCipherManager.docc \
     --additional-symbol-graph-dir "$graphs" \

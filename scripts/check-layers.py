@@ -1,49 +1,44 @@
 #!/usr/bin/env python3
-"""Fails when a lower layer of Sources/SQLCipherManager refers to an upper layer (ARCHITECTURE.md).
+"""What the compiler cannot check of the layering (ARCHITECTURE.md).
 
-Each folder is a layer. A Swift file may refer to the types of its own layer, of the layers
-below it, and of Errors/ (the shared error types); Errors/ itself may refer only to the bottom
-layer. Two kinds of reference are checked, in code (comments and string literals are skipped):
+The library is five SwiftPM targets (SQLCipherCore, SQLCipherKeys, SQLCipherEngine,
+SQLCipherQuery, SQLCipherManager); a target imports only the ones Package.swift gives it, so
+the compiler refuses a reference from one target to a target above it. This script checks
+what lies inside one target, in code (comments and string literals are skipped):
 
-- a type: any top-level `struct`, `class`, `enum`, `protocol`, `actor` or `typealias` name
-  declared in a folder the file may not use (nested types count through their outer name,
-  as in `FileSystem.Failure`);
-- a name FORBIDDEN to the folder (the SQLite and query layers throw `SQLiteError`, never
-  `DatabaseManagerError`);
-- a member that an upper layer adds in an `extension` (say `DatabaseManager.connect`, declared
-  in Manager/): its name used in a lower layer, when no other declaration in the module has
-  that name (so a common name such as `close` is never guessed at).
+- the folders of a target keep their order (LAYERS): a file may refer to the types, and the
+  members added in extensions, of its own folder and of the folders before it in its target's
+  list — by name, since the compiler sees one module;
+- a name FORBIDDEN to a folder (the SQLite, query and record layers throw `SQLiteError` or
+  their own errors, never `DatabaseManagerError`);
+- SQLCipher's C API (CSQLCipher) is imported only in SQLCipherCore/SQLite/, libcrypto and
+  libsodium (CCrypto, CSodium) only in SQLCipherCore/Crypto/ — SwiftPM would let any target
+  above the core import them;
+- the C library is reached only through SQLCipherCore/FileSystem/POSIX.swift: any other file
+  that imports Glibc or Darwin, reads `errno`, or calls one of the file, descriptor or memory
+  functions in LIBC_CALLS fails (`open`, `close`, `read`, `write` are left out: too many Swift
+  methods share those names); and in the programs only TerminalIO/POSIXTerminal.swift does.
 
-A folder missing from LAYERS fails the check too, so a new folder has to be placed. And the C
-library is reached only through FileSystem/POSIX.swift: any other file that imports Glibc or
-Darwin, reads `errno`, or calls one of the file, descriptor or memory functions listed in
-LIBC_CALLS fails the check (`open`, `close`, `read`, `write` are left out: too many Swift
-methods share those names). SQLCipher's C API (CSQLCipher) is imported only in SQLite/,
-libcrypto and libsodium (CCrypto, CSodium) only in Crypto/.
+A folder missing from its target's list fails the check too, so a new folder has to be placed.
 
-Usage: scripts/check-layers.py [source folder]   (default: the repository's Sources/SQLCipherManager)
+Usage: scripts/check-layers.py
 """
 import os
 import re
 import sys
 
-# Bottom first. A folder may use its own row and every row above it in this list.
-LAYERS = [
-    ["SQLite", "FileSystem", "Crypto"],
-    ["Keys"],
-    ["KeySlots"],
-    ["Engine"],
-    ["Query"],
-    ["Records"],
-    ["Migration"],
-    ["Manager"],
-    ["Flows"],
-]
-# Usable from every layer; may itself use only LAYERS[0].
-SHARED = "Errors"
+# Each target's folders, bottom first: a folder may use its own row and every row before it.
+# A target without folders (its files at its root) has nothing to order.
+TARGETS = {
+    "SQLCipherCore": [["SQLite", "FileSystem", "Crypto", "Errors"]],
+    "SQLCipherKeys": [["Keys"], ["KeySlots"]],
+    "SQLCipherEngine": [],
+    "SQLCipherQuery": [["Query"], ["Records"], ["Migration"]],
+    "SQLCipherManager": [["Manager"], ["Flows"]],
+}
 
 # The C modules and the one folder that may import each.
-C_MODULES = {"CSQLCipher": "SQLite", "CCrypto": "Crypto", "CSodium": "Crypto"}
+C_MODULES = {"CSQLCipher": "SQLCipherCore/SQLite", "CCrypto": "SQLCipherCore/Crypto", "CSodium": "SQLCipherCore/Crypto"}
 C_IMPORT = re.compile(r"\bimport\s+(%s)\b" % "|".join(C_MODULES))
 
 # Names of Errors/ that some layers may not use, and why.
@@ -55,13 +50,10 @@ FORBIDDEN = {
 
 # (folder that refers, name it refers to): why that one reference is accepted. Keep it empty
 # where possible; every entry says why.
-ALLOWED = {
-    # `struct pollfd`'s field (FileWatch's poll), not DatabaseManager.events().
-    ("FileSystem", "events"),
-}
+ALLOWED = {}
 
 # The one file that may call the C library directly, and the calls looked for elsewhere.
-POSIX_FILE = os.path.join("FileSystem", "POSIX.swift")
+POSIX_FILE = os.path.join("SQLCipherCore", "FileSystem", "POSIX.swift")
 LIBC_CALLS = ("fsync fstat lstat flock fcntl unlink mkdir chmod fchmod chown statvfs realpath mkdtemp geteuid "
               "getentropy explicit_bzero memset_s strerror pread usleep access").split()
 LIBC = re.compile(r"(?<![.\w])(?:(%s)\(|stat\((?!\))|(errno)\b(?!\s*:))|(import\s+(?:Glibc|Darwin)|canImport\(Glibc\))"
@@ -152,29 +144,33 @@ def program_libc_problems(repository):
     return problems
 
 
-def main():
-    default = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "SQLCipherManager"))
-    root = sys.argv[1] if len(sys.argv) > 1 else default
-    rank = {folder: row for row, folders in enumerate(LAYERS) for folder in folders}
-    rank[SHARED] = -1
-    files, problems = {}, []
-    for folder in sorted(os.listdir(root)):
-        path = os.path.join(root, folder)
-        if not os.path.isdir(path) or folder.endswith(".docc"):
+def read_target(root, target, rows, problems):
+    """The target's Swift files: {path: (folder, code)}; a misplaced folder or file is a problem."""
+    rank = {folder: row for row, folders in enumerate(rows) for folder in folders}
+    files = {}
+    for entry in sorted(os.listdir(root)):
+        path = os.path.join(root, entry)
+        if entry.endswith(".swift"):
+            if rows:
+                problems.append(f"{path}: a source file outside {target}'s layer folders")
+            files[path] = ("", strip(open(path, encoding="utf-8").read()))
             continue
-        if folder not in rank:
-            problems.append(f"{path}: a folder that is in no layer; add it to LAYERS in {sys.argv[0]} and ARCHITECTURE.md")
+        if not os.path.isdir(path) or entry.endswith(".docc"):
+            continue
+        if entry not in rank:
+            problems.append(f"{path}: a folder that is in no layer; add it to TARGETS in {sys.argv[0]} and ARCHITECTURE.md")
             continue
         for directory, _, names in os.walk(path):
             for name in sorted(names):
                 if name.endswith(".swift"):
                     with open(os.path.join(directory, name), encoding="utf-8") as handle:
-                        files[os.path.join(directory, name)] = (folder, strip(handle.read()))
-    for path in sorted(os.listdir(root)):
-        if path.endswith(".swift"):
-            problems.append(f"{root}/{path}: a source file outside the layer folders")
+                        files[os.path.join(directory, name)] = (entry, strip(handle.read()))
+    return files, rank
 
-    types, members, declared = {}, {}, {}
+
+def order_problems(files, rank):
+    """References from a folder to a folder after it in the same target."""
+    types, members, declared, problems = {}, {}, {}, []
     for folder, code in files.values():
         for name in DECLARATION.findall(code):
             types[name] = folder
@@ -182,16 +178,8 @@ def main():
             members.setdefault(name, set()).add(folder)
         for name in ANY_DECLARATION.findall(code):
             declared[name] = declared.get(name, 0) + 1
-    # A member name counts only when it is declared once in the whole module.
+    # A member name counts only when it is declared once in the whole target.
     members = {name: folders.pop() for name, folders in members.items() if declared.get(name) == 1 and len(folders) == 1}
-
-    def may_use(user, owner):
-        if owner == user or owner == SHARED:
-            return True
-        if user == SHARED:
-            return rank[owner] == 0
-        return rank[owner] <= rank[user]
-
     for path, (folder, code) in sorted(files.items()):
         for lineno, line in enumerate(code.split("\n"), 1):
             for word in set(re.findall(r"\b[A-Za-z_]\w*\b", line)):
@@ -199,29 +187,47 @@ def main():
                     problems.append(f"{path}:{lineno}: {word} in {folder}/: {FORBIDDEN[folder][word]}")
                     continue
                 owner = types.get(word) or members.get(word)
-                if owner is None or may_use(folder, owner) or (folder, word) in ALLOWED:
+                if owner is None or owner == folder or rank.get(owner, 0) <= rank.get(folder, 0) or (folder, word) in ALLOWED:
                     continue
                 kind = "type" if word in types else "member"
                 problems.append(f"{path}:{lineno}: {folder}/ uses {owner}/'s {kind} {word}, a layer above it")
-    for path, (folder, code) in sorted(files.items()):
-        if path.endswith(POSIX_FILE):
+    return problems
+
+
+def c_problems(sources, files):
+    """C modules imported outside their folder; the C library called outside POSIX.swift."""
+    problems = []
+    for path, (_, code) in sorted(files.items()):
+        relative = os.path.relpath(path, sources)
+        if relative == POSIX_FILE:
             continue
         for lineno, line in enumerate(code.split("\n"), 1):
             if re.search(r"\b(?:let|var)\s+errno\b", line):
                 continue
             for match in C_IMPORT.finditer(line):
-                if folder != C_MODULES[match.group(1)]:
+                if not relative.startswith(C_MODULES[match.group(1)] + os.sep):
                     problems.append(f"{path}:{lineno}: {match.group(1)} imported outside {C_MODULES[match.group(1)]}/")
             for match in LIBC.finditer(line):
                 problems.append(f"{path}:{lineno}: {match.group(0)} outside {POSIX_FILE}: call the POSIX wrapper instead")
-    if len(sys.argv) <= 1:
-        problems += program_libc_problems(os.path.dirname(os.path.dirname(default)))
+    return problems
+
+
+def main():
+    repository = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    sources = os.path.join(repository, "Sources")
+    problems, count = [], 0
+    for target, rows in TARGETS.items():
+        files, rank = read_target(os.path.join(sources, target), target, rows, problems)
+        count += len(files)
+        problems += order_problems(files, rank)
+        problems += c_problems(sources, files)
+    problems += program_libc_problems(repository)
     for problem in problems:
         print(problem)
     if problems:
         print(f"check-layers: {len(problems)} references against the layer order (see ARCHITECTURE.md)")
         return 1
-    print(f"check-layers: {len(files)} files, every reference points down the layers")
+    print(f"check-layers: {count} files in {len(TARGETS)} targets, every reference points down the layers")
     return 0
 
 

@@ -37,7 +37,7 @@ extension DatabaseManager {
         try withDatabase { try $0.transaction(.immediate, body) }
     }
 
-    /// ``read(_:)-9gdfk`` from async code. The work runs on a thread of the manager's own (up to
+    /// ``read(_:)-4r73g`` from async code. The work runs on a thread of the manager's own (up to
     /// one per reader connection), never on a thread of the cooperative pool nor a Dispatch
     /// queue. Cancelling the Task interrupts the running statement (`sqlite3_interrupt`), or
     /// takes the read out of the queue if it has not started, and throws `CancellationError`.
@@ -45,14 +45,14 @@ extension DatabaseManager {
         try await run(on: readExecutor, threads: readers.maximumReaders) { handle in try self.read(interruptible: handle, body) }
     }
 
-    /// ``write(_:)-83ygs`` from async code, on the manager's own writer thread; cancellation as for
-    /// ``read(_:)-9v2la``: the transaction is rolled back.
+    /// ``write(_:)-9g417`` from async code, on the manager's own writer thread; cancellation as for
+    /// ``read(_:)-92ro0``: the transaction is rolled back.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await transaction(.immediate, body)
     }
 
     /// ``transaction(_:_:)`` from async code, on the manager's own writer thread; cancellation
-    /// as for ``read(_:)-9v2la``: the transaction is rolled back.
+    /// as for ``read(_:)-92ro0``: the transaction is rolled back.
     public func transaction<T: Sendable>(
         _ kind: Database.TransactionKind = .deferred, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {

@@ -91,7 +91,7 @@ extension DatabaseManager {
         try writer { try $0.executeScript(sql) }
     }
 
-    /// Every row of a query; on a WAL database read through the reader pool (see ``read(_:)-9gdfk``):
+    /// Every row of a query; on a WAL database read through the reader pool (see ``read(_:)-4r73g``):
     /// it never waits behind a write. The same holds for `fetchOne`, `scalar`, `decodeScalar` and
     /// the decoding fetches. The writer's own connection state (a temporary table,
     /// `last_insert_rowid()`, a pragma set on it) is read inside `write { }` or `withDatabase { }`.

@@ -1,7 +1,6 @@
 // MARK: - DatabaseFingerprint
 import SQLCipherCore
 
-
 /// What an exported copy must share with its source: every schema object (tables, indexes,
 /// views, triggers with their SQL), the row count of every table, `PRAGMA user_version` and
 /// `PRAGMA application_id`.

@@ -95,7 +95,9 @@ extension Statement {
     /// Binds 4 values at indexes 1…4 and runs `body` while every one is bound (texts and
     /// blobs lent without a copy), after the statement has been checked to have 4 parameters.
     @inlinable
-    package func withBindings<A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible>(
+    package func withBindings<
+        A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible
+    >(
         _ a: A, _ b: B, _ c: C, _ d: D, _ body: () throws -> Void
     ) throws {
         try withBindings(a, b, c) { try withBinding(d, at: 4, body) }

@@ -1,7 +1,6 @@
 // MARK: - Checking the current password
 import SQLCipherCore
 
-
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current
     /// password" prompt before ``rekey(password:options:progress:)-(String,_,_)`` (or, on a key-slot

@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherEngine
 
-
 /// A rekey, encrypt or decrypt recorded beside a database file (`<file>.scm-journal`) that has
 /// not finished: it is still running in some process, or it was interrupted (process killed,
 /// power lost) and the next create, open or ``DatabaseTools/recoverInterruptedOperation(at:)``

@@ -1,7 +1,6 @@
 // MARK: - CipherInfo
 import SQLCipherCore
 
-
 /// What SQLCipher reports about the open database, read in one go by
 /// ``DatabaseManager/cipherInfo``: its version, crypto provider and cipher settings.
 /// ``DatabaseTools/linkedSQLCipherVersion`` gives the version without a database.

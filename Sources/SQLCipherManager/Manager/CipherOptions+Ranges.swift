@@ -1,7 +1,6 @@
 // MARK: - Ranges
 import SQLCipherCore
 
-
 extension CipherOptions {
     /// Checks every number against its range, without SQLCipher: ``kdfIterations`` from
     /// ``minimumKDFIterations`` (1 with ``allowsLegacyKDFIterations``) to

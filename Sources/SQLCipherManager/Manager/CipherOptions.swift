@@ -1,7 +1,6 @@
 // MARK: - CipherOptions
 import SQLCipherCore
 
-
 /// The cipher settings applied right after the key, before the first read.
 ///
 /// `nil` means "the linked SQLCipher's default". Options that the linked SQLCipher does not

@@ -1,7 +1,6 @@
 // MARK: - CipherSettingsCandidate
 import SQLCipherCore
 
-
 /// One known set of cipher settings that ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)``
 /// tries: a name ("SQLCipher 2 format") and the ``CipherOptions`` that differ from the linked
 /// SQLCipher's defaults (`nil` fields keep them; ``CipherOptions/allowsLegacyKDFIterations`` is

@@ -1,7 +1,6 @@
 // MARK: - DatabaseConfiguration
 import SQLCipherKeys
 
-
 /// How a ``DatabaseManager`` opens its connection.
 public struct DatabaseConfiguration: Sendable {
     /// Cipher settings applied after the key (`kdf_iter`, `cipher_page_size`, `cipher_use_hmac`…).

@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// The linked SQLCipher's version (`PRAGMA cipher_version` on an in-memory connection), or
     /// `nil` when the process is not linked against SQLCipher; public as

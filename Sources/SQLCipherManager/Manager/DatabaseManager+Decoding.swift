@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// Runs one statement with `:name`, `@name` or `$name` parameters bound by name, as the
     /// named `execute` of ``Database`` binds them (a key with or without its prefix, `nil` for NULL).

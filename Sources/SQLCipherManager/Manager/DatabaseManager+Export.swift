@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherEngine
 
-
 extension DatabaseManager {
     /// The ``ExportOperation`` behind rekey, encrypt and decrypt, given what the engine does not
     /// know: the copy's cipher pragmas (`configuration.cipher` on the attached schema), the busy

@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// Checks every page of the open database: `PRAGMA integrity_check` (`quick_check` when
     /// `quick` is set), which with SQLCipher also verifies every page's HMAC.

@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// Runs one statement with bound arguments, each a value of its own Swift type, under the
     /// manager's lock (see `Database.execute(_:_:)`: specialised for the argument types, no

@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// Runs `body` with the open database (the writer), holding the manager's lock for its whole
     /// duration so no other thread interleaves statements. Nested in another writer closure it

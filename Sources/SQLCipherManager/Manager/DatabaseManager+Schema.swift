@@ -2,7 +2,6 @@
 import SQLCipherCore
 import SQLCipherQuery
 
-
 extension DatabaseManager {
     /// The schema version stored in the file: `PRAGMA user_version` (the original's `schemaVersion`).
     public var schemaVersion: Int {

@@ -1,7 +1,6 @@
 // MARK: - DatabaseManagerDelegate
 import SQLCipherCore
 
-
 /// Receives a ``DatabaseManager``'s events. Every method has a default implementation that
 /// does nothing, so implement only what you need.
 ///

@@ -1,7 +1,6 @@
 // MARK: - DatabaseObservation
 import SQLCipherQuery
 
-
 /// The values of an observed query, as an `AsyncSequence`: made by
 /// ``DatabaseManager/observe(_:)`` and its variants. See <doc:Observation>.
 ///

@@ -1,7 +1,6 @@
 // MARK: - ObservationRegion
 import SQLCipherCore
 
-
 /// What an observed query depends on: the tables its last run read, as SQLite's authorizer
 /// reported them while its statements compiled, or everything when that is not known (before
 /// the first run, or a query that named no table).

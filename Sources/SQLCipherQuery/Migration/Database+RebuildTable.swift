@@ -1,7 +1,6 @@
 // MARK: - Rebuilding a table
 import SQLCipherCore
 
-
 extension Database {
     /// Renames, drops or retypes columns of `table`, keeping its rows, indexes and triggers and
     /// the rows of the tables that refer to it: what `ALTER TABLE` cannot do before SQLite 3.25

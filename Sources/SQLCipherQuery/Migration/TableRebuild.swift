@@ -1,7 +1,6 @@
 // MARK: - TableRebuild
 import SQLCipherCore
 
-
 /// The column changes of one ``Database/rebuildTable(_:_:)``, applied in the order given.
 ///
 /// ```swift

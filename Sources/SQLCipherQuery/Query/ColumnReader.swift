@@ -1,7 +1,6 @@
 // MARK: - ColumnReader
 import SQLCipherCore
 
-
 /// Columns read by index or name, with errors that say which column and why: what the
 /// throwing reads of ``Row`` and the `Decodable` decoder share. A ``Row`` is one; so is a
 /// running statement read in place (``StatementColumns``).

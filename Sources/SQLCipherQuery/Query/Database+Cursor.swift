@@ -1,7 +1,6 @@
 // MARK: - Cursors
 import SQLCipherCore
 
-
 extension Database {
     /// The rows of a query as a ``RowCursor``, stepped as you read them: nothing is collected,
     /// and each ``CursorRow`` reads its columns in place.

@@ -1,7 +1,6 @@
 // MARK: - Named parameters, Decodable rows, required values
 import SQLCipherCore
 
-
 extension Database {
     /// Runs one statement with `:name`, `@name` or `$name` parameters bound by name.
     ///

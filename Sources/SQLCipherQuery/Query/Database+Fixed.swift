@@ -1,7 +1,6 @@
 // MARK: - One to eight arguments
 import SQLCipherCore
 
-
 // The same calls as the parameter-pack `execute(_:_:)`, with one to eight values as plain generic
 // parameters: Swift prefers them to the pack, and binds them without copying a value (see
 // Statement+Fixed.swift), texts and blobs lent to SQLite while it steps (Statement+Borrowed.swift). More values take the pack; a bare `nil`, the variadic overload.

@@ -1,7 +1,6 @@
 // MARK: - Arguments as a parameter pack
 import SQLCipherCore
 
-
 extension Database {
     /// Runs one statement with bound arguments, each a value of its own Swift type.
     ///

@@ -1,7 +1,6 @@
 // MARK: - Prepared statements and row views
 import SQLCipherCore
 
-
 extension Database {
     /// Compiles `sql` once for many runs: see ``PreparedStatement``.
     ///

@@ -1,7 +1,6 @@
 // MARK: - Database
 import SQLCipherCore
 
-
 /// A handle on the open database, valid only inside the closure that receives it
 /// (``DatabaseManager/withDatabase(_:)``, ``DatabaseManager/transaction(_:_:)-8f2il``, a
 /// ``SchemaMigrator``). Do not keep it or pass it to another thread.

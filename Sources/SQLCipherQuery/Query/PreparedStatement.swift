@@ -1,7 +1,6 @@
 // MARK: - PreparedStatement
 import SQLCipherCore
 
-
 /// A statement compiled once (`sqlite3_prepare_v2`) and run many times with new arguments:
 /// the fastest way to insert many rows or run many lookups.
 ///

@@ -1,7 +1,6 @@
 // MARK: - Throwing reads
 import SQLCipherCore
 
-
 extension Row {
     /// The value at a column index as a `T`, or an error that says which column and why:
     /// ``SQLiteError`` `range` when the row has no such column, `mismatch` when the value is

@@ -1,7 +1,6 @@
 // MARK: - Row
 import SQLCipherCore
 
-
 /// One result row: column names and values, copied out of the statement.
 ///
 /// The values of a row live in one heap block (its texts and blobs included), and the rows of

@@ -1,7 +1,6 @@
 // MARK: - RowCursor
 import SQLCipherCore
 
-
 /// The rows of a query, stepped one at a time (`sqlite3_step`) as you ask for them: the
 /// natural way to read many rows without holding them all in memory.
 ///

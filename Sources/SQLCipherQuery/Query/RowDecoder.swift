@@ -1,7 +1,6 @@
 // MARK: - RowDecoder
 import SQLCipherCore
 
-
 /// Decodes a row into a `Decodable` type: each property from the column of the same name
 /// (the coding key's `stringValue`, so `CodingKeys` can map other names). A type that decodes
 /// from a single value (`Int`, `String`, a `RawRepresentable` enum) reads the first column.

@@ -1,7 +1,6 @@
 // MARK: - Throwing reads in place
 import SQLCipherCore
 
-
 extension RowView {
     /// The column at `index` as a `T`, read in place, or an error that says which column and
     /// why, as ``Row/decode(_:at:)``: ``SQLiteError`` `range` for an index out of range,

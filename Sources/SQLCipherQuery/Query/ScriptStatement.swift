@@ -1,7 +1,6 @@
 // MARK: - ScriptStatement
 import SQLCipherCore
 
-
 /// One statement of a script run by ``Database/forEachStatement(in:_:)``: its SQL text, its
 /// result columns and its rows. Valid only inside the closure that receives it.
 ///

@@ -1,7 +1,6 @@
 // MARK: - StatementArguments
 import SQLCipherCore
 
-
 /// The three ways a call gives a statement its arguments, so that every `execute` and fetch
 /// prepares, binds and steps along one path.
 package enum StatementArguments {

@@ -1,7 +1,6 @@
 // MARK: - Batch insert
 import SQLCipherCore
 
-
 extension Database {
     /// Inserts every record of `batch` with one prepared statement and returns their rowids,
     /// in order. All of them are inserted or none: the batch runs in a transaction (a savepoint

@@ -1,7 +1,6 @@
 // MARK: - The record calls' paths
 import SQLCipherCore
 
-
 extension Database {
     /// `record` encoded for `table`, with the template of its type (give the encoder back to it
     /// with ``RecordTemplate/giveBack(_:)`` when done): the cached one when the

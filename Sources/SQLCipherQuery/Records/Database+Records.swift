@@ -1,7 +1,6 @@
 // MARK: - Records: insert, update, save, delete, fetch
 import SQLCipherCore
 
-
 extension Database {
     // MARK: Insert
 

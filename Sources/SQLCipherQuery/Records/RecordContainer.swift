@@ -1,7 +1,6 @@
 // MARK: - RecordContainer
 import SQLCipherCore
 
-
 /// The keyed container of a record: a key is a column. Every value goes through its
 /// ``DatabaseValueConvertible`` conformance, directly for the standard types; any other
 /// `Encodable` through a ``ColumnEncoder`` (a `RawRepresentable` enum stores its raw value, a
@@ -44,12 +43,24 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // `nil` is NULL: the default `encodeIfPresent` would leave the column out, and a record's
     // columns must not depend on its values.
-    package mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    package mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
 
     package mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         try present(value, key) { try $0.encode($1, forKey: key) }
@@ -60,14 +71,30 @@ struct RecordContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encode(&self, value) } else { try encodeNil(forKey: key) }
     }
 
-    package mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
-    package mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, key) { try $0.encode($1, forKey: key) } }
+    package mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
+    package mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        try present(value, key) { try $0.encode($1, forKey: key) }
+    }
 
     // MARK: - Nesting: a row's columns are flat
 

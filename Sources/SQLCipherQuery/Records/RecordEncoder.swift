@@ -1,7 +1,6 @@
 // MARK: - RecordEncoder
 import SQLCipherCore
 
-
 /// Encodes a record into column values: each coding key a column, each value converted by its
 /// ``DatabaseValueConvertible`` conformance (a `Date` is SQLite's date text, a `UUID` its 16
 /// bytes, `nil` NULL — `encodeIfPresent` writes NULL rather than leaving the column out), so

@@ -1,7 +1,6 @@
 // MARK: - RecordSQL
 import SQLCipherCore
 
-
 /// The SQL of the record calls for one table and one set of columns, names quoted (never a
 /// value: every value is a bound parameter). Built once per record type and table
 /// (``RecordTemplate``); the upsert's form is chosen by the caller, so both are testable on any

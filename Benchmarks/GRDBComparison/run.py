@@ -25,7 +25,7 @@ rows = [
      ["fetchall", N, 5], ["read-lengths", "c-seed", N, 5], ["fetchall", "swift", N, 5], "3.04 / 2.32"),
     ("10k lookups in one read { }: GRDB Row.fetchOne(db, sql:) / ours db.fetchOne",
      ["lookups-read", N, L], ["lookups-in-read", "c-seed", N, L], ["lookups-in-read", "swift", N, L], None),
-    ("10k lookups in one read { }: GRDB cachedStatement + Row.fetchOne / ours prepare + forEachRowView",
+    ("10k lookups in one read { }: GRDB cachedStatement + Row.fetchOne / ours prepare + forEachRow",
      ["lookups-read-statement", N, L], ["lookups-in-read", "c-seed", N, L], ["lookups-prepared-in-read", "swift", N, L], None),
     ("10k lookups, C in autocommit: GRDB cachedStatement in one read { } (the issue's form)",
      ["lookups-read-statement", N, L], ["lookups", "c-seed", N, L], None, "0.76 / 1.18"),

@@ -19,7 +19,7 @@ struct Job: Hashable, Sendable {
         /// `open` + `close` of a copy left as a crash leaves it: a `-wal` with frames and no
         /// connection (the check replays a private copy first; the close checkpoints).
         case openAfterCrash = "open-after-crash"
-        /// The same work through `Database.prepare` / `forEachRowView` (the fast public API).
+        /// The same work through `Database.prepare` / `forEachRow` (the fast public API).
         case insertPrepared = "insert-prepared"
         case readView = "read-view"
         case readBytes = "read-bytes"
@@ -52,7 +52,7 @@ struct Job: Hashable, Sendable {
         case insertFormattedPrepared = "insert-formatted-prepared"
         /// The seed insert's formatting alone, no database: the 4 texts of each row (`rows` rows).
         case format
-        /// Every row read `count` times (0 = once) through `forEachRowView`, texts taken as UTF-8
+        /// Every row read `count` times (0 = once) through `forEachRow`, texts taken as UTF-8
         /// byte counts in place (`withUTF8`), no copy: the same work as C's `sqlite3_column_bytes`.
         case readLengths = "read-lengths"
         /// Every row read `count` times through `read { fetchCursor }`, typed getters, texts as `String`.

@@ -11,9 +11,9 @@ extension Plan {
         let variants: [(String, Job.Workload, Job.Workload, Double?)] = [
             ("insert %@ rows, 1 transaction", .insert, .insert, 1.05),
             ("insert %@ rows, 1 transaction (prepare + execute)", .insertPrepared, .insert, 1.05),
-            ("read all %@ rows (forEachRowView, text as String)", .readView, .readAll, 1.10),
-            ("read all %@ rows (forEachRowView, text as UTF-8 bytes)", .readBytes, .readAll, 1.10),
-            ("read all %@ rows (forEachRow)", .readAll, .readAll, 1.10),
+            ("read all %@ rows (forEachRow, text as String)", .readView, .readAll, 1.10),
+            ("read all %@ rows (forEachRow, text as UTF-8 bytes)", .readBytes, .readAll, 1.10),
+            ("read all %@ rows (forEachRow + row.row: a Row per row)", .readAll, .readAll, 1.10),
         ]
         for (name, swift, c, target) in variants {
             rows += sizes.map { Self.apiRow(name, swift, c, rows: $0, target: target) }
@@ -26,7 +26,7 @@ extension Plan {
                 rows: lookupRows, count: lookupCount, target: 1.10))
         rows.append(
             Self.apiRow(
-                lookups.replacingFirst("%@", "prepare + forEachRowView"), .lookupsPrepared, .lookups,
+                lookups.replacingFirst("%@", "prepare + forEachRow"), .lookupsPrepared, .lookups,
                 rows: lookupRows, count: lookupCount, target: 1.10))
         rows.append(Self.apiRow("open + unlock (KDF) + close", .open, .open, rows: sizes.first ?? 0, target: 1.02))
         return Section(

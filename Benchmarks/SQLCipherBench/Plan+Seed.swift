@@ -66,13 +66,13 @@ extension Plan {
                     "\(reads): `read { fetchCursor }`, typed getters, texts as `String`", cursor, old: cursor,
                     c: .readAll, goal: 1.15, grdb: grdbCursor),
                 Self.seedRow(
-                    "\(reads): `forEachRowView`, texts as UTF-8 byte counts",
+                    "\(reads): `forEachRow`, texts as UTF-8 byte counts",
                     Job(.readLengths, .swift, rows: n, count: passes), old: Job(.readBytes, .swift, rows: n, count: passes), c: .readAll,
                     goal: nil, grdb: grdbCursor),
                 Self.seedRow(
-                    "\(reads): `forEachRowView`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
+                    "\(reads): `forEachRow`, texts as `String`", strings, old: strings, c: .readAll, goal: nil, grdb: grdbCursor),
                 Self.seedRow(
-                    "\(reads): `forEachRow` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
+                    "\(reads): `forEachRow` + `row.row` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
                     old: Job(.readAll, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
                 Self.seedRow(
                     "\(reads): `fetchAll` → `[Row]` (peak RSS vs the cursor's)", Job(.fetchAll, .swift, rows: n, count: passes),
@@ -91,18 +91,18 @@ extension Plan {
                 "\(lookups): `fetchOne` inside one `read { }`", job(.lookupsInRead), old: job(.lookupsInRead),
                 c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             Self.seedRow(
-                "\(lookups): `prepare` + `forEachRowView` inside one `read { }`", job(.lookupsPreparedInRead),
+                "\(lookups): `prepare` + `forEachRow` inside one `read { }`", job(.lookupsPreparedInRead),
                 old: job(.lookupsPreparedInRead),
                 c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             // The same work on both sides: texts' byte counts (issue 11's goal, what `read { }` adds).
             Self.seedRow(
-                "\(lookups): `prepare` + `forEachRowView` inside one `read { }`, texts as byte counts",
+                "\(lookups): `prepare` + `forEachRow` inside one `read { }`, texts as byte counts",
                 job(.lookupsLengthsInRead), old: job(.lookupsLengthsInRead),
                 c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
             // The issue quotes no per-call GRDB figure (its `read { }` runs one transaction).
             Self.seedRow("\(lookups): `manager.fetchOne` per call", job(.lookups), old: job(.lookups), c: .lookups, goal: 1.05, grdb: nil),
             Self.seedRow(
-                "\(lookups): `prepare` + `forEachRowView` in `withDatabase` (autocommit)", job(.lookupsPrepared),
+                "\(lookups): `prepare` + `forEachRow` in `withDatabase` (autocommit)", job(.lookupsPrepared),
                 old: job(.lookupsPrepared),
                 c: .lookups, goal: 1.05, grdb: nil),
         ]

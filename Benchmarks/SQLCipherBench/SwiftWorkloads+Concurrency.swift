@@ -86,7 +86,7 @@ extension SwiftWorkloads {
         let readAll: @Sendable () -> Int64 = {
             (try? manager.read { db -> Int64 in
                 var sum: Int64 = 0
-                try db.forEachRow(Rows.selectAllSQL) { row in sum += Self.checksum(row) }
+                try db.forEachRow(Rows.selectAllSQL) { row in sum += Self.checksum(row.row) }
                 return sum
             }) ?? -1
         }

@@ -39,7 +39,7 @@ extension SwiftWorkloads {
     static func readAll(_ manager: DatabaseManager) throws -> Int64 {
         var sum: Int64 = 0
         try manager.withDatabase { db in
-            try db.forEachRow(Rows.selectAllSQL) { row in sum += checksum(row) }
+            try db.forEachRow(Rows.selectAllSQL) { row in sum += checksum(row.row) }
         }
         return sum
     }
@@ -59,7 +59,7 @@ extension SwiftWorkloads {
     static func readView(_ manager: DatabaseManager) throws -> Int64 {
         var sum: Int64 = 0
         try manager.withDatabase { db in
-            try db.forEachRowView(Rows.selectAllSQL) { row in sum += checksum(row) }
+            try db.forEachRow(Rows.selectAllSQL) { row in sum += checksum(row) }
         }
         return sum
     }
@@ -71,7 +71,7 @@ extension SwiftWorkloads {
         defer { scratch.deallocate() }
         var sum: Int64 = 0
         try manager.withDatabase { db in
-            try db.forEachRowView(Rows.selectAllSQL) { row in
+            try db.forEachRow(Rows.selectAllSQL) { row in
                 sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
                 for column in 1...4 {
                     sum += row.withUTF8(column) { bytes in
@@ -89,7 +89,7 @@ extension SwiftWorkloads {
     static func readLengths(_ manager: DatabaseManager) throws -> Int64 {
         var sum: Int64 = 0
         try manager.withDatabase { db in
-            try db.forEachRowView(Rows.selectAllSQL) { row in
+            try db.forEachRow(Rows.selectAllSQL) { row in
                 sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
                 for column in 1...4 { sum += row.withUTF8(column) { Int64($0.count) } }
             }
@@ -102,7 +102,7 @@ extension SwiftWorkloads {
         try manager.withDatabase { db in
             let lookup = try db.prepare(Rows.lookupSQL)
             for id in ids {
-                try lookup.forEachRowView(id) { row in sum += checksum(row) }
+                try lookup.forEachRow(id) { row in sum += checksum(row) }
             }
         }
         return sum

@@ -31,9 +31,9 @@ extension SwiftWorkloads {
             let cursor = try db.fetchCursor(Rows.selectAllSQL)
             var sum: Int64 = 0
             while let row = try cursor.next() {
-                sum += try row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
+                sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
                 for column in 1...4 {
-                    if let text = try row.text(column) { sum += Int64(text.utf8.count) }
+                    if let text = row.text(column) { sum += Int64(text.utf8.count) }
                 }
             }
             return sum
@@ -56,7 +56,7 @@ extension SwiftWorkloads {
             let lookup = try db.prepare(Rows.lookupSQL)
             var sum: Int64 = 0
             for id in ids {
-                try lookup.forEachRowView(id) { row in sum += checksum(row) }
+                try lookup.forEachRow(id) { row in sum += checksum(row) }
             }
             return sum
         }
@@ -69,7 +69,7 @@ extension SwiftWorkloads {
             let lookup = try db.prepare(Rows.lookupSQL)
             var sum: Int64 = 0
             for id in ids {
-                try lookup.forEachRowView(id) { row in
+                try lookup.forEachRow(id) { row in
                     sum += row.int64(0) + row.int64(5) + row.int64(6) + Int64(row.double(7))
                     for column in 1...4 { sum += row.withUTF8(column) { Int64($0.count) } }
                 }

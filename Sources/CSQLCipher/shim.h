@@ -157,6 +157,13 @@ static inline int csqlcipher_column_names_equal(sqlite3_stmt *stmt, const char *
 // (sqlite3_column_value, then sqlite3_value_text and sqlite3_value_bytes): NULL for NULL.
 static inline const unsigned char *csqlcipher_column_utf8(sqlite3_stmt *stmt, int index, int *count) {
     sqlite3_value *value = sqlite3_column_value(stmt, index);
+    // A BLOB's bytes are read as they are: sqlite3_value_text would convert the column to TEXT
+    // in place, and a later sqlite3_column_type would say TEXT.
+    if (sqlite3_value_type(value) == SQLITE_BLOB) {
+        const unsigned char *bytes = (const unsigned char *)sqlite3_value_blob(value);
+        *count = sqlite3_value_bytes(value);
+        return bytes == NULL ? (const unsigned char *)"" : bytes;
+    }
     const unsigned char *text = sqlite3_value_text(value);
     *count = text == NULL ? 0 : sqlite3_value_bytes(value);
     return text;

@@ -39,7 +39,7 @@ enum ExecCommand {
         var resultSets = 0
         try forEachStatement(db, script) { statement in
             var rows = 0
-            try statement.forEachRowView { row in
+            try statement.forEachRow { row in
                 if rows == 0 {
                     Console.say((resultSets > 0 ? "\n" : "") + TSV.header(statement.columnNames))
                     resultSets += 1
@@ -54,7 +54,7 @@ enum ExecCommand {
         var arrays: [String] = []
         try forEachStatement(db, script) { statement in
             var objects: [String] = []
-            try statement.forEachRowView { objects.append(JSONRows.object(statement.columnNames, Cell.cells($0))) }
+            try statement.forEachRow { objects.append(JSONRows.object(statement.columnNames, Cell.cells($0))) }
             guard !statement.columnNames.isEmpty else { return }
             arrays.append(objects.isEmpty ? "[]" : "[\n" + objects.joined(separator: ",\n") + "\n]")
         }

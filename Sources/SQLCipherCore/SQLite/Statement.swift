@@ -23,11 +23,11 @@ package final class Statement {
     package var columnNamesCompile: UInt64 = 0
     /// The connection's ``CompileCounter`` (kept here: the unowned connection is costly to load).
     package let compiles: CompileCounter
-    /// Bumped by every step, reset and ``finalize()``: a ``CursorRow`` remembers the value of
+    /// Bumped by every step, reset and ``finalize()``: a `RowView` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     ///
     /// `generation` and `isFinalized` are read by the getters inlined into client code
-    /// (``CursorRow``, ``RowView``), where Swift would check exclusive access at run time (two
+    /// (`RowView`), where Swift would check exclusive access at run time (two
     /// runtime calls per read): a statement is used by one thread at a time, and nothing
     /// holds an `inout` access to either while a row is read, so the checks are off.
     @usableFromInline @exclusivity(unchecked) package private(set) var generation: UInt64 = 0

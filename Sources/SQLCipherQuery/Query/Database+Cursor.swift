@@ -3,11 +3,11 @@ import SQLCipherCore
 
 extension Database {
     /// The rows of a query as a ``RowCursor``, stepped as you read them: nothing is collected,
-    /// and each ``CursorRow`` reads its columns in place.
+    /// and each row is a ``RowView`` that reads its columns in place.
     ///
     /// ```swift
     /// let cursor = try db.fetchCursor("SELECT id, title FROM note WHERE id > ?", 10)
-    /// while let row = try cursor.next() { print(try row.int64(0), try row.text(1) ?? "") }
+    /// while let row = try cursor.next() { print(row.int64(0), row.text(1) ?? "") }
     /// ```
     ///
     /// - Throws: ``SQLiteError`` when the SQL does not compile or the arguments do not fit

@@ -9,16 +9,17 @@ extension Database {
         PreparedStatement(statement: try liveConnection(sql).prepare(sql), connection: connection)
     }
 
-    /// Calls `body` for each row as a ``RowView`` read in place, without building a ``Row`` per
-    /// row: the fastest way to read many rows.
-    public func forEachRowView(
+    /// Calls `body` for each row as a ``RowView`` read in place, valid during that call, without
+    /// building a ``Row`` per row: the fastest way to read many rows (``RowView/row`` copies one
+    /// to keep). ``fetchCursor(_:_:)-(_,Value)`` hands out the same rows one ``RowCursor/next()`` at a time.
+    public func forEachRow(
         _ sql: String, arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void
     ) throws {
         let statement = try liveConnection(sql).cachedStatement(sql)
         // Reset even when `body` throws, so an abandoned read releases its lock.
         defer { statement.reset() }
         try statement.bind(arguments)
-        let row = RowView(statement: statement)
-        while try statement.step() { try body(row) }
+        let count = statement.columnCount
+        while try statement.step() { try body(RowView(statement: statement, count: count)) }
     }
 }

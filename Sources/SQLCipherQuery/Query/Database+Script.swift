@@ -7,7 +7,7 @@ extension Database {
     ///
     /// ```swift
     /// try db.forEachStatement(in: "CREATE TABLE t(x); INSERT INTO t VALUES (1); SELECT x FROM t") { statement in
-    ///     try statement.forEachRowView { row in print(statement.columnNames, row.row.values) }
+    ///     try statement.forEachRow { row in print(statement.columnNames, row.row.values) }
     /// }
     /// ```
     ///
@@ -16,7 +16,7 @@ extension Database {
     /// END` bodies never splits a statement. Each statement is compiled only after the one
     /// before it has run, so a script can create a table and then use it. Text that holds no
     /// statement (whitespace, comments, an empty `;`) is skipped: `body` is not called for it.
-    /// A statement whose rows `body` does not read (``ScriptStatement/forEachRowView(_:)``) is run
+    /// A statement whose rows `body` does not read (``ScriptStatement/forEachRow(_:)``) is run
     /// to its end when `body` returns. The statements are not cached, take no arguments, and
     /// run in the current transaction if there is one, else each in its own (autocommit).
     ///

@@ -58,22 +58,6 @@ public final class Database {
 
     // MARK: - Fetching
 
-    /// Calls `body` with each row as a ``Row`` (a copy to keep), without collecting them.
-    /// ``forEachRowView(_:arguments:_:)`` reads each row in place instead, as every
-    /// `forEachRowView` does; the `forEachRow` methods always hand over a ``Row``.
-    public func forEachRow(
-        _ sql: String, arguments: [DatabaseValue] = [], _ body: (Row) throws -> Void
-    ) throws {
-        try query(sql, .values(arguments)) { statement in
-            var names: [String]?
-            while try statement.step() {
-                // The names after the first step: a re-prepared statement has its new ones.
-                if names == nil { names = statement.currentColumnNames() }
-                try body(Row(storage: statement.rowStorage(names: names ?? [])))
-            }
-        }
-    }
-
     /// Every row of a query.
     public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
         try fetchAll(sql, arguments: arguments.map { $0?.databaseValue ?? .null })

@@ -46,12 +46,12 @@ public final class PreparedStatement {
     }
 
     /// Binds `values` and calls `body` with each result row, as a ``RowView`` valid only during
-    /// that call (copy what you keep), as ``Database/forEachRowView(_:arguments:_:)`` does.
+    /// that call (copy what you keep), as ``Database/forEachRow(_:arguments:_:)`` does.
     ///
     /// `body` has a label because Swift requires one after a parameter pack; with a trailing
-    /// closure it is not written: `try lookup.forEachRowView(id) { row in … }`.
+    /// closure it is not written: `try lookup.forEachRow(id) { row in … }`.
     @inlinable
-    public func forEachRowView<each Value: DatabaseValueConvertible>(
+    public func forEachRow<each Value: DatabaseValueConvertible>(
         _ values: repeat each Value, body: (RowView) throws -> Void
     ) throws {
         try checkBinding(count: Statement.count(of: repeat (each Value).self))
@@ -102,15 +102,15 @@ public final class PreparedStatement {
     @usableFromInline
     package func query(_ body: (RowView) throws -> Void) throws {
         defer { statement.resetKeepingBindings() }
-        let row = RowView(statement: statement)
-        while try statement.step() { try body(row) }
+        let count = statement.columnCount
+        while try statement.step() { try body(RowView(statement: statement, count: count)) }
     }
 
     @usableFromInline
     package func first() throws -> Row? {
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
-        return RowView(statement: statement).row
+        return statement.row()
     }
 }
 

@@ -8,18 +8,17 @@ import SQLCipherCore
 /// try manager.read { db in
 ///     let cursor = try db.fetchCursor("SELECT id, title FROM note WHERE score > ?", 10)
 ///     while let row = try cursor.next() {
-///         titles[try row.int64(0)] = try row.text(1)
+///         titles[row.int64(0)] = row.text(1)
 ///     }
 /// }
 /// ```
 ///
-/// Each ``CursorRow`` is a view of the statement's current step, read in place: typed getters
+/// Each row is a ``RowView`` of the statement's current step, read in place: typed getters
 /// copy one column out, and nothing is copied for the columns you skip. It cannot be misused
-/// into reading freed memory:
-/// - a row read after the cursor moved on (``next()`` again, the end of the rows) throws
-///   ``SQLiteError`` `misuse`: copy what you keep, or the whole row with ``CursorRow/row``;
-/// - once the database is closed, ``next()`` and every row throw ``SQLiteError`` `misuse`, and
-///   no C call is made.
+/// into reading another row or freed memory: a row read after the cursor moved on (``next()``
+/// again, the end of the rows, the database's close) stops the program with a message, as a
+/// ``RowView`` does; copy what you keep, or the whole row with ``RowView/row``. Once the
+/// database is closed, ``next()`` throws ``SQLiteError`` `misuse` and makes no C call.
 ///
 /// The cursor steps its own statement: other calls on the same ``Database`` (even with the
 /// same SQL, even another cursor) may run between two steps. Until the rows end (or the cursor
@@ -61,13 +60,13 @@ public final class RowCursor {
     ///
     /// - Throws: ``SQLiteError`` for a failing step (the cursor then ends), `misuse` once the
     ///   database is closed.
-    public func next() throws -> CursorRow? {
+    public func next() throws -> RowView? {
         if isFinished { return nil }
         guard !statement.isFinalized else { throw SQLiteError.databaseClosed(sql: statement.sql) }
         do {
             if try statement.step() {
                 hasStepped = true
-                return CursorRow(cursor: self, generation: statement.generation)
+                return RowView(statement: statement, count: count)
             }
         } catch {
             finish()
@@ -78,7 +77,7 @@ public final class RowCursor {
     }
 
     /// Calls `body` with each remaining row, each valid only during its call.
-    public func forEach(_ body: (CursorRow) throws -> Void) throws {
+    public func forEach(_ body: (RowView) throws -> Void) throws {
         while let row = try next() { try body(row) }
     }
 

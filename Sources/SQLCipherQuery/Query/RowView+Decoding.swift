@@ -13,11 +13,17 @@ extension RowView {
         throw columns.cannotRead(value, as: "\(T.self)", at: index)
     }
 
+    /// The value of the first column named `name` as a `T`; errors as ``decode(_:at:)``, `range`
+    /// when no column has that name.
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, column name: String) throws -> T {
+        try decode(type, at: try columns.checkedIndex(named: name))
+    }
+
     /// The current row as a `Decodable` type, read in place: see ``Row/decode(_:)``.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try RowDecoder.decode(type, from: columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type))
     }
 
     /// The row's columns for the shared readers and their errors.
-    private var columns: StatementColumns { StatementColumns(statement: statement, columnNames: statement.columnNames) }
+    private var columns: StatementColumns { StatementColumns(statement: liveStatement, columnNames: columnNames) }
 }

@@ -5,7 +5,7 @@ import SQLCipherCore
 /// result columns and its rows. Valid only inside the closure that receives it.
 ///
 /// The statement is compiled (`sqlite3_prepare_v2`) but has not run yet when the closure gets
-/// it. ``forEachRowView(_:)`` runs it (`sqlite3_step`) and hands over each row; a statement whose
+/// it. ``forEachRow(_:)`` runs it (`sqlite3_step`) and hands over each row; a statement whose
 /// rows the closure does not read is run to its end when the closure returns, so every
 /// statement of the script runs exactly once.
 public final class ScriptStatement {
@@ -32,16 +32,16 @@ public final class ScriptStatement {
 
     /// Runs the statement (`sqlite3_step`) and calls `body` with each row, as a ``RowView``
     /// valid only during that call (its ``RowView/row`` is a copy to keep), as
-    /// ``Database/forEachRowView(_:arguments:_:)`` does. A statement runs once: call this at
+    /// ``Database/forEachRow(_:arguments:_:)`` does. A statement runs once: call this at
     /// most once per statement.
     ///
     /// - Throws: ``SQLiteError`` when the statement fails, with its ``SQLiteError/sql`` (the
     ///   rows before the failure have been handed over); code `misuse` when called a second
     ///   time or after the closure returned; what `body` throws.
-    public func forEachRowView(_ body: (RowView) throws -> Void) throws {
+    public func forEachRow(_ body: (RowView) throws -> Void) throws {
         let statement = try startRun()
-        let row = RowView(statement: statement)
-        while try statement.step() { try body(row) }
+        let count = statement.columnCount
+        while try statement.step() { try body(RowView(statement: statement, count: count)) }
     }
 
     /// The statement, marked as run; `misuse` when it already ran or the closure has returned.

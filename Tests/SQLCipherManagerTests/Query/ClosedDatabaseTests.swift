@@ -31,7 +31,7 @@ import Testing
         #expect(isClosedMisuse { _ = try db.decodeScalar(Int.self, "SELECT x FROM t") })
         #expect(isClosedMisuse { _ = try db.fetchAll(Int.self, "SELECT x FROM t") })
         #expect(isClosedMisuse { try db.forEachRow("SELECT x FROM t") { _ in } })
-        #expect(isClosedMisuse { try db.forEachRowView("SELECT x FROM t") { _ in } })
+        #expect(isClosedMisuse { try db.forEachRow("SELECT x FROM t") { _ in } })
         #expect(isClosedMisuse { try db.forEachStatement(in: "SELECT 1") { _ in } })
         #expect(isClosedMisuse { _ = try db.prepare("SELECT 1") })
         #expect(isClosedMisuse { _ = try db.schemaVersion })
@@ -64,14 +64,14 @@ import Testing
 
     /// A RowView kept past its closure and read after close stops the process with the
     /// precondition's message (run in a child process by Swift Testing's exit test) instead of
-    /// reading the finalized statement; read before close it is still memory-safe.
+    /// reading the finalized statement; read after its loop, it stops too.
     @Test func anEscapedRowViewStopsAtAPreconditionAfterClose() async throws {
         let stopped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dir = TemporaryDirectory()
             let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
             try manager.execute("INSERT INTO t VALUES (41)")
             var kept: RowView?
-            try manager.withDatabase { db in try db.forEachRowView("SELECT x FROM t") { kept = $0 } }
+            try manager.withDatabase { db in try db.forEachRow("SELECT x FROM t") { kept = $0 } }
             manager.close()
             // The child stops at the precondition, so no deinit removes its folder: remove it
             // now (the statement the RowView refers to is finalized, not in that folder).
@@ -80,15 +80,17 @@ import Testing
         }
         let message = String(decoding: stopped.standardErrorContent, as: UTF8.self)
         #expect(message.contains("A RowView was used after its database closed"))
-        await #expect(processExitsWith: .success) {
+        // Read after its loop ended (before close), it stops as well: the statement moved on.
+        let ended = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let dir = TemporaryDirectory()
             let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
             try manager.execute("INSERT INTO t VALUES (41)")
             var kept: RowView?
-            try manager.withDatabase { db in try db.forEachRowView("SELECT x FROM t") { kept = $0 } }
+            try manager.withDatabase { db in try db.forEachRow("SELECT x FROM t") { kept = $0 } }
+            try FileManager.default.removeItem(at: dir.url)
             _ = kept?.int64(0)
-            manager.close()
         }
+        #expect(String(decoding: ended.standardErrorContent, as: UTF8.self).contains("after its statement moved on"))
     }
 
     @Test func closingInsideATransactionDoesNotTouchTheFreedHandle() throws {

@@ -225,7 +225,7 @@ import Testing
         #expect(try row.decode(Date?.self, column: "due") == nil)
         #expect(try row.decode(Entry.self) == e)
         try manager.withDatabase { db in
-            try db.forEachRowView("SELECT * FROM entry") { view in
+            try db.forEachRow("SELECT * FROM entry") { view in
                 #expect(view.value(0, as: Date.self) == e.at)
                 #expect((try? view.decode(UUID.self, at: 1)) == e.id)
             }

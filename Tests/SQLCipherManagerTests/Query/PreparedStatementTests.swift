@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.prepare` / `PreparedStatement` and `forEachRowView` / `RowView` (issue 5).
+/// `Database.prepare` / `PreparedStatement` and `forEachRow` / `RowView` (issue 5).
 @Suite struct PreparedStatementTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
         try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
@@ -38,7 +38,7 @@ import Testing
         try manager.execute("INSERT INTO t(id, a, b, c, d) VALUES (1, 'héllo', 42, 2.5, x'00ff'), (2, NULL, NULL, NULL, NULL)")
         var seen: [Row] = []
         try manager.withDatabase { db in
-            try db.forEachRowView("SELECT id, a, b, c, d FROM t ORDER BY id") { row in
+            try db.forEachRow("SELECT id, a, b, c, d FROM t ORDER BY id") { row in
                 #expect(row.count == 5)
                 #expect(row.columnNames == ["id", "a", "b", "c", "d"])
                 if row.int64(0) == 1 {
@@ -68,7 +68,7 @@ import Testing
             let lookup = try db.prepare("SELECT b FROM t WHERE id = ?")
             var values: [Int64] = []
             for id in [3, 1, 2, 9] {
-                try lookup.forEachRowView(id) { row in values.append(row.int64(0)) }
+                try lookup.forEachRow(id) { row in values.append(row.int64(0)) }
             }
             #expect(values == [30, 10, 20])
             #expect(try lookup.fetchOne(2)?.value(0, as: Int.self) == 20)
@@ -104,11 +104,11 @@ import Testing
         struct Stop: Error {}
         var statement: PreparedStatement?
         try manager.withDatabase { db in
-            #expect(throws: Stop.self) { try db.forEachRowView("SELECT id FROM t") { _ in throw Stop() } }
+            #expect(throws: Stop.self) { try db.forEachRow("SELECT id FROM t") { _ in throw Stop() } }
             let all = try db.prepare("SELECT id FROM t")
-            #expect(throws: Stop.self) { try all.forEachRowView { _ in throw Stop() } }
+            #expect(throws: Stop.self) { try all.forEachRow { _ in throw Stop() } }
             var count = 0
-            try all.forEachRowView { _ in count += 1 }
+            try all.forEachRow { _ in count += 1 }
             #expect(count == 2)
             statement = all
         }

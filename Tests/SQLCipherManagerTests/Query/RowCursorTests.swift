@@ -7,10 +7,11 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.fetchCursor` / `RowCursor` / `CursorRow` (issue 12): lazy rows read in place,
-/// and every misuse a typed error rather than a read of freed or stale memory.
+/// `Database.fetchCursor` / `RowCursor` (issue 12): lazy rows read in place as `RowView`s, and
+/// every misuse stopped — a precondition with a message for a stale row or a missing column, a
+/// typed error for the cursor — rather than a read of freed or stale memory.
 @Suite struct RowCursorTests {
-    private func filledManager(_ dir: TemporaryDirectory, rows: Int = 3) throws -> DatabaseManager {
+    fileprivate func filledManager(_ dir: TemporaryDirectory, rows: Int = 3) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
         try manager.transaction { db in
             for id in 1...rows {
@@ -36,21 +37,21 @@ import Testing
             var seen: [Row] = []
             while let row = try cursor.next() {
                 #expect(row.columnNames == ["id", "a", "b", "c", "d"])
-                let id = try row.int64(0)
+                let id = row.int64(0)
                 if id < 4 {
-                    #expect(try row.text(1) == "héllo \(id)")
-                    #expect(try row.withUTF8(1) { Array($0) } == Array("héllo \(id)".utf8))
-                    #expect(try row.int64(2) == id * 10 && row.double(3) == Double(id) / 2)
-                    #expect(try row[4] == .blob(Data([UInt8(id)])))
-                    #expect(try row.value(2, as: Int64.self) == id * 10)
+                    #expect(row.text(1) == "héllo \(id)")
+                    #expect(row.withUTF8(1) { Array($0) } == Array("héllo \(id)".utf8))
+                    #expect(row.int64(2) == id * 10 && row.double(3) == Double(id) / 2)
+                    #expect(row[4] == .blob(Data([UInt8(id)])))
+                    #expect(row.value(2, as: Int64.self) == id * 10)
                     #expect(try row.decode(String.self, column: "a") == "héllo \(id)")
-                    #expect(try !row.isNull(1))
+                    #expect(!row.isNull(1))
                 } else {
-                    #expect(try row.isNull(1) && row.text(1) == nil)
-                    #expect(try row.withUTF8(1) { $0.count } == 0)
-                    #expect(try row.value(2, as: Int?.self) == .some(nil))
+                    #expect(row.isNull(1) && row.text(1) == nil)
+                    #expect(row.withUTF8(1) { $0.count } == 0)
+                    #expect(row.value(2, as: Int?.self) == .some(nil))
                 }
-                seen.append(try row.row)
+                seen.append(row.row)
             }
             #expect(try cursor.next() == nil)
             return seen
@@ -64,7 +65,7 @@ import Testing
         let manager = try filledManager(dir)
         func ids(_ cursor: RowCursor) throws -> [Int64] {
             var ids: [Int64] = []
-            try cursor.forEach { ids.append(try $0.int64(0)) }
+            try cursor.forEach { ids.append($0.int64(0)) }
             return ids
         }
         try manager.withDatabase { db in
@@ -79,33 +80,74 @@ import Testing
         }
     }
 
-    @Test func aRowUsedAfterTheCursorMovedOnThrowsMisuse() throws {
+    /// A row read after its cursor moved on (the next row, `finish()`) stops the child process
+    /// at a precondition that says so, whichever getter reads it.
+    @Test func aRowUsedAfterTheCursorMovedOnStopsWithAMessage() async throws {
+        let stopped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let manager = try RowCursorTests().filledManager(dir)
+            try manager.withDatabase { db in
+                let cursor = try db.fetchCursor("SELECT id, a FROM t ORDER BY id")
+                let first = try #require(try cursor.next())
+                let second = try #require(try cursor.next())
+                guard first.int64(0) == 1 || second.int64(0) == 2 else { return }
+                try FileManager.default.removeItem(at: dir.url)
+                _ = first.text(1)
+            }
+        }
+        #expect(String(decoding: stopped.standardErrorContent, as: UTF8.self).contains("after its statement moved on"))
+        await #expect(processExitsWith: .failure) {
+            let dir = TemporaryDirectory()
+            let manager = try RowCursorTests().filledManager(dir)
+            try manager.withDatabase { db in
+                let cursor = try db.fetchCursor("SELECT id, a FROM t ORDER BY id")
+                let row = try #require(try cursor.next())
+                cursor.finish()
+                try FileManager.default.removeItem(at: dir.url)
+                _ = row.row
+            }
+        }
+    }
+
+    /// The row read before the cursor moves on is the one it names; `next()` after `finish()`
+    /// is `nil`.
+    @Test func aRowReadsItsOwnStepUntilTheCursorMoves() throws {
         let dir = TemporaryDirectory()
         let manager = try filledManager(dir)
         try manager.withDatabase { db in
             let cursor = try db.fetchCursor("SELECT id, a FROM t ORDER BY id")
             let first = try #require(try cursor.next())
-            #expect(try first.int64(0) == 1)
+            #expect(first.int64(0) == 1 && first.text(1) == "héllo 1" && first.row.value(0, as: Int.self) == 1)
             let second = try #require(try cursor.next())
-            #expect(misuse({ _ = try first.int64(0) }, saying: "no longer current"))
-            #expect(misuse({ _ = try first.text(1) }, saying: "no longer current"))
-            #expect(misuse({ _ = try first.withUTF8(1) { $0.count } }, saying: "no longer current"))
-            #expect(misuse({ _ = try first.row }, saying: "no longer current"))
-            #expect(misuse({ _ = try first[0] }, saying: "no longer current"))
-            #expect(try second.int64(0) == 2)
+            #expect(second.int64(0) == 2)
             cursor.finish()
-            #expect(misuse({ _ = try second.int64(0) }, saying: "no longer current"))
             #expect(try cursor.next() == nil)
         }
     }
 
-    @Test func aColumnIndexOutOfRangeThrowsRange() throws {
+    /// A column index out of range stops at a precondition naming the row's size; `decode`
+    /// throws `range` and `mismatch` instead.
+    @Test func aColumnIndexOutOfRangeStopsAndDecodeThrows() async throws {
+        let stopped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let manager = try RowCursorTests().filledManager(dir)
+            try manager.withDatabase { db in
+                let cursor = try db.fetchCursor("SELECT id, a FROM t")
+                let row = try #require(try cursor.next())
+                try FileManager.default.removeItem(at: dir.url)
+                withExtendedLifetime(cursor) { _ = row.int64(2) }
+            }
+        }
+        #expect(
+            String(decoding: stopped.standardErrorContent, as: UTF8.self).contains("RowView index 2 out of range: the row has 2 columns"))
         let dir = TemporaryDirectory()
         let manager = try filledManager(dir)
         try manager.withDatabase { db in
-            let row = try #require(try db.fetchCursor("SELECT id, a FROM t").next())
+            let cursor = try db.fetchCursor("SELECT id, a FROM t")
+            defer { cursor.finish() }
+            let row = try #require(try cursor.next())
             for index in [-1, 2, 100] {
-                let error = thrownError { _ = try row.int64(index) } as? SQLiteError
+                let error = thrownError { _ = try row.decode(Int.self, at: index) } as? SQLiteError
                 #expect(error?.code == .range)
                 #expect(error?.message?.contains("(id, a)") == true)
             }
@@ -114,23 +156,32 @@ import Testing
         }
     }
 
-    @Test func aCursorAndItsRowKeptPastCloseThrowMisuseWithoutACall() throws {
+    /// A cursor kept past close throws `misuse` without a C call; its row stops at the
+    /// precondition of a closed database.
+    @Test func aCursorAndItsRowKeptPastCloseAreStopped() async throws {
         let dir = TemporaryDirectory()
         let manager = try filledManager(dir)
-        let (cursor, row) = try manager.withDatabase { db in
+        let cursor = try manager.withDatabase { db in
             let cursor = try db.fetchCursor("SELECT id, a FROM t ORDER BY id")
             let row = try #require(try cursor.next())
-            #expect(row.columnNames == ["id", "a"])
-            return (cursor, row)
+            #expect(row.columnNames == ["id", "a"] && cursor.columnNames == ["id", "a"])
+            return cursor
         }
         manager.close()
-        #expect(misuse({ _ = try row.int64(0) }, saying: "closed"))
-        #expect(misuse({ _ = try row.text(1) }, saying: "closed"))
         #expect(misuse({ _ = try cursor.next() }, saying: "closed"))
         #expect(cursor.columnNames == ["id", "a"])  // read once, kept: no C call
         // The file is intact and opens again.
         try manager.open(password: "secret")
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 4)
+        let stopped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let dir = TemporaryDirectory()
+            let manager = try RowCursorTests().filledManager(dir)
+            let row = try manager.withDatabase { db in try #require(try db.fetchCursor("SELECT id, a FROM t").next()) }
+            manager.close()
+            try FileManager.default.removeItem(at: dir.url)
+            _ = row.int64(0)
+        }
+        #expect(String(decoding: stopped.standardErrorContent, as: UTF8.self).contains("A RowView was used after its database closed"))
     }
 
     @Test func otherCallsWithTheSameSQLDoNotDisturbAnOpenCursor() throws {
@@ -141,12 +192,12 @@ import Testing
             let outer = try db.fetchCursor(sql, 1)
             var pairs: [[Int64]] = []
             while let row = try outer.next() {
-                let id = try row.int64(0)
+                let id = row.int64(0)
                 // The same SQL through the cache and through a second cursor, between two steps.
                 let fetched = try db.fetchOne(sql, id)?.value(0, as: Int64.self)
                 let inner = try db.fetchCursor(sql, id)
                 pairs.append([id, fetched ?? -1, try inner.next()?.int64(0) ?? -1])
-                #expect(try row.int64(0) == id)
+                #expect(row.int64(0) == id)
             }
             #expect(pairs == [[1, 1, 1], [2, 2, 2], [3, 3, 3], [4, 4, 4]])
         }

@@ -22,7 +22,7 @@ import Testing
         try manager.withDatabase { db in
             try db.forEachStatement(in: script) { statement in
                 var rows: [Row] = []
-                try statement.forEachRowView { rows.append($0.row) }
+                try statement.forEachRow { rows.append($0.row) }
                 results.append((statement.sql, statement.columnNames, rows))
             }
         }
@@ -110,12 +110,12 @@ import Testing
         var kept: ScriptStatement?
         try manager.withDatabase { db in
             try db.forEachStatement(in: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") { statement in
-                try statement.forEachRowView { _ in }
-                #expect(misuse { try statement.forEachRowView { _ in } })
+                try statement.forEachRow { _ in }
+                #expect(misuse { try statement.forEachRow { _ in } })
                 kept = statement
             }
         }
-        #expect(misuse { try kept?.forEachRowView { _ in } })
+        #expect(misuse { try kept?.forEachRow { _ in } })
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
     }
 
@@ -163,7 +163,7 @@ import Testing
         #expect(throws: TestFailure.self) {
             try reader.withDatabase { db in
                 try db.forEachStatement(in: "SELECT x FROM t; DELETE FROM t") { statement in
-                    try statement.forEachRowView { _ in throw TestFailure() }
+                    try statement.forEachRow { _ in throw TestFailure() }
                 }
             }
         }

@@ -75,7 +75,7 @@ import Testing
         var notes: [Note] = []
         var errors: [ResultCode?] = []
         try manager.withDatabase { db in
-            try db.forEachRowView("SELECT id, title, body, score, tags, kind FROM note ORDER BY id") { row in
+            try db.forEachRow("SELECT id, title, body, score, tags, kind FROM note ORDER BY id") { row in
                 titles.append(try row.decode(String.self, at: 1))
                 notes.append(try row.decode(Note.self))
                 errors.append((thrownError { _ = try row.decode(Int.self, at: 1) } as? SQLiteError)?.code)

@@ -93,7 +93,7 @@ import Testing
             #expect(try byTag.fetchOne(Tag("tag"), Celsius(0))?[0] == .integer(1))
             #expect(try byTag.fetchOne(Tag("other"), Celsius(0)) == nil)
             var ids: [Int64] = []
-            try byTag.forEachRowView(Tag("other"), Celsius(10)) { ids.append($0.int64(0)) }
+            try byTag.forEachRow(Tag("other"), Celsius(10)) { ids.append($0.int64(0)) }
             #expect(ids == [2])
         }
     }

@@ -126,7 +126,7 @@ extension RowStorageTests {
             { manager in
                 try manager.withDatabase { db in
                     var seen: [String]?
-                    try db.forEachRowView("SELECT * FROM t") { seen = $0.row.columnNames }
+                    try db.forEachRow("SELECT * FROM t") { seen = $0.row.columnNames }
                     return seen
                 }
             },

@@ -66,7 +66,7 @@ public final class RowCursor {
         do {
             if try statement.step() {
                 hasStepped = true
-                return RowView(statement: statement, count: count)
+                return RowView(statement: statement, count: count, cursor: self)
             }
         } catch {
             finish()

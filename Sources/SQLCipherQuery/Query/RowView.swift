@@ -24,12 +24,17 @@ public struct RowView {
     @usableFromInline package let generation: UInt64
     /// The number of columns (`sqlite3_column_count`, read once per statement run).
     public let count: Int
+    /// The cursor that stepped this row, kept alive by it: a row of a temporary cursor
+    /// (`try db.fetchCursor(sql).next()?.text(0)`) stays its cursor's current row.
+    private let cursor: RowCursor?
 
-    /// The statement's current row; `count` is its column count.
-    package init(statement: Statement, count: Int) {
+    /// The statement's current row; `count` is its column count, `cursor` the one that
+    /// stepped it, if any.
+    package init(statement: Statement, count: Int, cursor: RowCursor? = nil) {
         liveStatement = statement
         generation = statement.generation
         self.count = count
+        self.cursor = cursor
     }
 
     /// The statement and the index as SQLite takes it, once the row is known to be the

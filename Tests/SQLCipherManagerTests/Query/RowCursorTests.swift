@@ -110,11 +110,14 @@ import Testing
     }
 
     /// The row read before the cursor moves on is the one it names; `next()` after `finish()`
-    /// is `nil`.
+    /// is `nil`; a row keeps its cursor alive, so a temporary cursor's row can be read.
     @Test func aRowReadsItsOwnStepUntilTheCursorMoves() throws {
         let dir = TemporaryDirectory()
         let manager = try filledManager(dir)
         try manager.withDatabase { db in
+            #expect(try db.fetchCursor("SELECT a FROM t WHERE id = ?", 2).next()?.text(0) == "héllo 2")
+            let kept = try #require(try db.fetchCursor("SELECT id FROM t ORDER BY id").next())
+            #expect(kept.int64(0) == 1 && kept.row.value(0, as: Int.self) == 1)
             let cursor = try db.fetchCursor("SELECT id, a FROM t ORDER BY id")
             let first = try #require(try cursor.next())
             #expect(first.int64(0) == 1 && first.text(1) == "héllo 1" && first.row.value(0, as: Int.self) == 1)

@@ -4,7 +4,7 @@ import SQLCipherManager
 // MARK: - Key-slot workloads
 
 extension SwiftWorkloads {
-    /// `--only keyslots`: a password change through key slots (`changePassword(from:to:)`: one
+    /// `--only keyslots`: a password change through key slots (`keySlots.change(password:to:)`: one
     /// Argon2id check of the old password, one calibration, one derivation of the new one, one
     /// durable slot-file write) or through the crash-safe export rekey (`rekey(password:)`), on a
     /// database of `job.rows` MiB; and an unlock through a password slot (Argon2id, then the
@@ -27,12 +27,12 @@ extension SwiftWorkloads {
         switch job.workload {
         case .slotChange:
             measured = try Measured.time {
-                try manager.changePassword(from: Fixtures.password, to: Fixtures.newPassword)
+                try manager.keySlots.change(password: Fixtures.password, to: Fixtures.newPassword)
                 return 0
             }
         case .slotOpen:
             // Reseal the slot first (untimed), so its Argon2id is calibrated on this machine now.
-            try manager.changePassword(from: Fixtures.password, to: Fixtures.password)
+            try manager.keySlots.change(password: Fixtures.password, to: Fixtures.password)
             return try Measured.time {
                 try manager.open(password: Fixtures.password)
                 manager.close()
@@ -83,7 +83,7 @@ extension Fixtures {
         try FileManager.default.copyItem(at: password, to: slots)
         let converting = DatabaseManager(url: slots)
         try converting.open(password: Self.password)
-        try converting.convertToKeySlots(password: Self.password)
+        try converting.keySlots.enable(password: Self.password)
         converting.close()
     }
 }

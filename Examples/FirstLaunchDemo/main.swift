@@ -31,7 +31,7 @@ func header(_ url: URL) -> String {
 /// Version 2 of the app: every launch is this call.
 func launchVersion2(_ label: String) throws {
     let manager = DatabaseManager(url: database)
-    let outcome = try manager.openOrCreate(keyStore: keys, keyIdentifier: "notes-db")
+    let outcome = try manager.openOrCreate(keyStore: keys, identifier: "notes-db")
     defer { manager.close() }
     let count = try manager.scalar(Int.self, "SELECT count(*) FROM note") ?? 0
     say("\(label): \(outcome.rawValue); \(count) notes readable; notes.db is \(header(database))")

@@ -21,7 +21,7 @@ import SQLCipherManager
 /// ```swift
 /// let store = try SecretServiceKeyStore(service: "com.example.notes")
 /// let manager = DatabaseManager(url: databaseURL)
-/// try manager.openOrCreate(keyStore: store, keyIdentifier: "notes-db")
+/// try manager.openOrCreate(keyStore: store, identifier: "notes-db")
 /// ```
 public final class SecretServiceKeyStore: KeyStore {
     /// The `service` attribute of every item this store reads and writes (your app's name).

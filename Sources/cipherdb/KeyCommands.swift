@@ -42,21 +42,21 @@ enum KeyCommands {
         let passwords = Passwords(invocation: invocation)
         switch action {
         case "list":
-            for slot in try Session.manager(for: invocation).keySlots() { Console.sayEscaped(slot.description) }
+            for slot in try Session.manager(for: invocation).keySlots.list() { Console.sayEscaped(slot.description) }
         case "create":
             let manager = Session.manager(for: invocation)
-            try manager.createWithKeySlots(password: try passwords.forNewDatabase())
+            try manager.create(password: try passwords.forNewDatabase(), keySlots: true)
             manager.close()
             Console.sayEscaped("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
         case "change-password":
             let manager = Session.manager(for: invocation)
             if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
-            try manager.changePassword(from: try passwords.current(), to: try passwords.replacement())
+            try manager.keySlots.change(password: try passwords.current(), to: try passwords.replacement())
             Console.sayEscaped("Changed the password of \(invocation.path) (one key slot; no page re-encrypted).")
         case "convert":
             let password = try passwords.current()
             try Session.withOpenDatabase(invocation, password: password) { manager in
-                try MigrationCommands.withProgress("Re-encrypting") { try manager.convertToKeySlots(password: password, progress: $0) }
+                try MigrationCommands.withProgress("Re-encrypting") { try manager.keySlots.enable(password: password, progress: $0) }
             }
             Console.sayEscaped("Converted \(invocation.path) to key slots; back up \(invocation.path).scm-keys with it.")
         default:
@@ -68,22 +68,22 @@ enum KeyCommands {
     private static func change(_ action: String, _ manager: DatabaseManager, _ invocation: Invocation, _ passwords: Passwords) throws {
         switch action {
         case "add-password":
-            let slot = try manager.addPassword(try passwords.replacement())
+            let slot = try manager.keySlots.add(password: try passwords.replacement())
             Console.sayEscaped("Added \(slot).")
         case "remove-password":
             guard invocation.arguments.count == 3, let id = Int(invocation.arguments[2]) else {
                 throw Failure.usage("remove-password needs the slot number (see `cipherdb keys DB list`).")
             }
-            try manager.removeKeySlot(id: id)
+            try manager.keySlots.remove(id: id)
             Console.sayEscaped(
                 "Removed key slot \(id). An old copy of the key-slot file is refused from now on; whoever "
                     + "already unwrapped the data key with it can read the database until `cipherdb keys DB rotate`.")
         case "add-recovery":
-            let key = try manager.addRecoveryKey()
+            let key = try manager.keySlots.addRecoveryKey()
             Console.sayEscaped("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
             Console.sayEscaped(key.text)
         default:
-            try MigrationCommands.withProgress("Re-encrypting") { try manager.rotateDataKey(progress: $0) }
+            try MigrationCommands.withProgress("Re-encrypting") { try manager.keySlots.rekey(progress: $0) }
             Console.sayEscaped("Re-encrypted \(invocation.path) with a new data key; every key slot was kept.")
         }
     }
@@ -92,7 +92,7 @@ enum KeyCommands {
         if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
         let manager = Session.manager(for: invocation)
         do {
-            let key = try manager.exportDataKey(password: try Passwords(invocation: invocation).current())
+            let key = try manager.keySlots.exportDataKey(password: try Passwords(invocation: invocation).current())
             let hex = key.map { String(format: "%02x", $0) }.joined()
             Console.sayEscaped("PRAGMA key = \"x'\(hex)'\";")
         } catch let error as KeySlotError {

@@ -40,7 +40,7 @@ enum Session {
         } catch DatabaseManagerError.incorrectPasswordOrSettings(let path, _) {
             // A diagnosis that cannot run (the file vanished, an I/O error) leaves the plain answer.
             // Key slots hold the key: other cipher settings cannot be the reason.
-            if manager.usesKeySlots { throw KeyCommands.wrongSecret(path: invocation.path) }
+            if manager.keySlots.isEnabled { throw KeyCommands.wrongSecret(path: invocation.path) }
             if let mismatch = try? SettingsMismatch(path: invocation.path, manager: manager, password: password) {
                 throw mismatch
             }

@@ -2,12 +2,12 @@ import Foundation
 import SQLCipherManager
 
 // The key-slot flows the fault-injection tests kill (KeySlotFaultInjectionTests):
-//   slots-change        changePassword(from: "old-secret", to: "new-secret") on a closed manager
-//   slots-add           addPassword("new-secret")
-//   slots-remove        removePassword("other-secret")
-//   slots-rotate        rotateDataKey()
-//   slots-convert       convertToKeySlots(password: "old-secret") of a password database
-//   slots-convert-back  convertToPassword("new-secret")
+//   slots-change        keySlots.change(password: "old-secret", to: "new-secret") on a closed manager
+//   slots-add           keySlots.add(password: "new-secret")
+//   slots-remove        keySlots.remove(password: "other-secret")
+//   slots-rotate        keySlots.rekey()
+//   slots-convert       keySlots.enable(password: "old-secret") of a password database
+//   slots-convert-back  keySlots.disable(password: "new-secret")
 // The key-slot template unlocks with "old-secret" and "other-secret"; Argon2id is the tests'
 // cheap 1 pass over 1 MiB, opted in.
 
@@ -20,12 +20,12 @@ func runKeySlotFlow(_ flow: String, database: URL, configuration: DatabaseConfig
     if flow != "slots-change" { try manager.open(password: "old-secret") }
     ready()
     switch flow {
-    case "slots-change": try manager.changePassword(from: "old-secret", to: "new-secret")
-    case "slots-add": try manager.addPassword("new-secret")
-    case "slots-remove": try manager.removePassword("other-secret")
-    case "slots-rotate": try manager.rotateDataKey()
-    case "slots-convert": try manager.convertToKeySlots(password: "old-secret")
-    case "slots-convert-back": try manager.convertToPassword("new-secret")
+    case "slots-change": try manager.keySlots.change(password: "old-secret", to: "new-secret")
+    case "slots-add": try manager.keySlots.add(password: "new-secret")
+    case "slots-remove": try manager.keySlots.remove(password: "other-secret")
+    case "slots-rotate": try manager.keySlots.rekey()
+    case "slots-convert": try manager.keySlots.enable(password: "old-secret")
+    case "slots-convert-back": try manager.keySlots.disable(password: "new-secret")
     default:
         FileHandle.standardError.write(Data("unknown flow \(flow)\n".utf8))
         exit(64)

@@ -147,7 +147,7 @@ do {
         // Seed 003: the key goes to <folder>/keys first, then test.db is created or encrypted.
         let manager = DatabaseManager(url: database, configuration: configuration)
         ready()
-        try manager.openOrCreate(keyStore: FileKeyStore(folder: folder.appendingPathComponent("keys")), keyIdentifier: "db")
+        try manager.openOrCreate(keyStore: FileKeyStore(folder: folder.appendingPathComponent("keys")), identifier: "db")
         try manager.transaction { db in
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }

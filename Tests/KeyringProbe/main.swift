@@ -46,7 +46,7 @@ do {
         say("deleted")
     case ("open-or-create", let database?):
         let manager = DatabaseManager(url: database)
-        let outcome = try manager.openOrCreate(keyStore: store, keyIdentifier: identifier)
+        let outcome = try manager.openOrCreate(keyStore: store, identifier: identifier)
         try manager.execute("CREATE TABLE IF NOT EXISTS note(body TEXT)")
         try manager.execute("INSERT INTO note VALUES ('row')")
         let count = try manager.scalar(Int.self, "SELECT count(*) FROM note") ?? 0

@@ -22,8 +22,8 @@ struct DocCSamplesTests {
             guard manager.isCurrentPassword(current) else { return "Incorrect password" }
             guard new == confirmation else { return "The new passwords do not match" }
             if let reason = manager.configuration.passwordPolicy.reasonToReject(new) { return reason }
-            if manager.usesKeySlots {
-                try manager.changePassword(from: current, to: new)   // one slot resealed
+            if manager.keySlots.isEnabled {
+                try manager.keySlots.change(password: current, to: new)   // one slot resealed
             } else {
                 try manager.rekey(password: new)                      // on failure the old one still opens
             }
@@ -37,7 +37,7 @@ struct DocCSamplesTests {
     func changePasswordRecipeOnAKeySlotDatabase(reopened: Bool) throws {
         let dir = TemporaryDirectory()
         var manager = dir.keySlotManager()
-        try manager.createWithKeySlots(password: "first-secret")
+        try manager.create(password: "first-secret", keySlots: true)
         if reopened {
             manager.close()
             manager = dir.keySlotManager()
@@ -75,10 +75,10 @@ struct DocCSamplesTests {
     func recoveryKeyAndRemovedPassword() throws {
         let dir = TemporaryDirectory()
         let manager = dir.keySlotManager()
-        try manager.createWithKeySlots(password: "first-secret")
-        let recovery = try manager.addRecoveryKey()
-        try manager.addPassword("second-secret")
-        try manager.removePassword("first-secret")
+        try manager.create(password: "first-secret", keySlots: true)
+        let recovery = try manager.keySlots.addRecoveryKey()
+        try manager.keySlots.add(password: "second-secret")
+        try manager.keySlots.remove(password: "first-secret")
         #expect(!manager.isCurrentPassword("first-secret"))
         manager.close()
         try manager.open(recoveryKey: recovery.text)

@@ -28,7 +28,7 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// An input/output error, a full disk or another failure of the store (a store's own error
     /// type, other than this one, is reported as this case with its text as `reason`).
     case failed(location: String, reason: String)
-    /// No key is stored under this identifier, where one was expected: ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)``
+    /// No key is stored under this identifier, where one was expected: ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)``
     /// found an encrypted database but no key for it (a new key is never made for an existing
     /// database), or the store reported a key already stored and then found none.
     case notStored(identifier: String, store: String)

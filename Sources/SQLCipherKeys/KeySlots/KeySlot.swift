@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - KeySlot
 
-/// One way to unlock a key-slot database, as listed by ``DatabaseManager/keySlots()``: no
+/// One way to unlock a key-slot database, as listed by ``DatabaseKeySlots/list()``: no
 /// secret, salt or wrapped key, only what a person needs to choose a slot.
 public struct KeySlot: Sendable, Hashable, CustomStringConvertible {
     /// What unlocks a slot.

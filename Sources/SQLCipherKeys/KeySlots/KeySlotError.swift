@@ -83,10 +83,10 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .slotLimitReached(let reason):
             return "No slot was added: \(reason). Remove a slot you no longer need first, or use cheaper Argon2id parameters."
         case .notKeySlotDatabase(let path):
-            return "\(path) does not use key slots. Convert it first (convertToKeySlots, or `cipherdb keys convert`)."
+            return "\(path) does not use key slots. Convert it first (keySlots.enable(password:), or `cipherdb keys convert`)."
         case .keySlotDatabase(let path):
-            return "\(path) uses key slots: change a password with changePassword(from:to:), the data key with "
-                + "rotateDataKey(), or convert back with convertToPassword(_:) first."
+            return "\(path) uses key slots: change a password with keySlots.change(password:to:), the data key with "
+                + "keySlots.rekey(), or convert back with keySlots.disable(password:) first."
         case .backupNeedsItsOwnKey(let path):
             return "\(path) uses key slots, and its backup is written as a password database, which opens without "
                 + "its .scm-keys file: give the backup a password of its own (BackupKey.password) or a raw key "

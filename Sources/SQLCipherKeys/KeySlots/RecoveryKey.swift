@@ -3,7 +3,7 @@ import SQLCipherCore
 
 // MARK: - RecoveryKey
 
-/// A recovery key, returned once by ``DatabaseManager/addRecoveryKey(label:)``: 184 random bits
+/// A recovery key, returned once by ``DatabaseKeySlots/addRecoveryKey(label:)``: 184 random bits
 /// and a 16-bit check, written as 8 groups of 5 Crockford base32 characters
 /// (`7KQ2M-…-X4P9D`; no I, L, O or U, and case, spaces and dashes do not matter when typed back).
 ///

@@ -1,6 +1,6 @@
 // MARK: - FirstLaunchOutcome
 
-/// What ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)`` did to get the
+/// What ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)`` did to get the
 /// database open.
 public enum FirstLaunchOutcome: String, Sendable, Equatable {
     /// A key was stored and the encrypted database was opened with it (every launch after the first).

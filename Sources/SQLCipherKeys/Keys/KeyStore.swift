@@ -13,7 +13,7 @@ import Foundation
 /// - it **throws** whenever it cannot tell: the store is locked, its daemon is not running, a
 ///   file's permissions are unsafe, the stored value is malformed.
 ///
-/// ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)`` generates a new key only for
+/// ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)`` generates a new key only for
 /// `nil`, and only when no encrypted database exists; a thrown error never leads to a new key
 /// (apps that "recovered" from a locked keychain by making a new key lost every row).
 public protocol KeyStore: Sendable {
@@ -23,7 +23,7 @@ public protocol KeyStore: Sendable {
     /// The key stored under `identifier`, or `nil` when the store certainly holds none.
     ///
     /// - Throws: a ``KeyStoreError`` (or the store's own error, which
-    ///   ``DatabaseManager/openOrCreate(keyStore:keyIdentifier:progress:)`` reports as
+    ///   ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)`` reports as
     ///   ``KeyStoreError/failed(location:reason:)``) whenever the key may exist but cannot be read now.
     func loadKey(identifier: String) throws -> DatabaseKey?
 

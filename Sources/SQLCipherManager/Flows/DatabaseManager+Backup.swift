@@ -42,14 +42,14 @@ extension DatabaseManager {
     /// killed before it was verified is removed; one killed after (journal phase `install`) is
     /// given its final name, so that next backup then finds `destination` there and refuses.
     ///
-    /// **Key slots.** A key-slot database (``usesKeySlots``) is backed up as a password (or
+    /// **Key slots.** A key-slot database (``DatabaseKeySlots/isEnabled``) is backed up as a password (or
     /// raw-key) database: `key` must be ``BackupKey/password(_:)-(String)``,
     /// ``BackupKey/password(_:)-(SecretBytes)``, ``BackupKey/rawKey(_:)`` or ``BackupKey/key(_:)``, and
     /// ``BackupKey/sameAsSource`` is refused with ``KeySlotError/backupNeedsItsOwnKey(path:)``. The
     /// backup is then one file that opens with one secret: no `.scm-keys` file has to be copied
     /// with it, kept in step with the revision recorded inside it, or restored together with it,
     /// and no revoked password or recovery key of the source opens it. Convert the restored file
-    /// with ``convertToKeySlots(password:label:progress:)-(String,_,_)`` when it should have slots again.
+    /// with ``DatabaseKeySlots/enable(password:label:progress:)-(String,_,_)`` when it should have slots again.
     ///
     /// - Parameters:
     ///   - destination: the new file; nothing may exist there (nor its `-wal`, `-journal` or

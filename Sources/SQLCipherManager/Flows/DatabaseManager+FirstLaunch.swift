@@ -5,7 +5,7 @@ import SQLCipherKeys
 // MARK: - First launch: the key lives in a key store
 
 extension DatabaseManager {
-    /// Opens the database with the key kept in `keyStore` under `keyIdentifier`, making the key
+    /// Opens the database with the key kept in `keyStore` under `identifier`, making the key
     /// and the database on the first launch — the "random key in the keychain" pattern done in
     /// the order that cannot lose data:
     ///
@@ -27,7 +27,7 @@ extension DatabaseManager {
     ///
     /// - Parameters:
     ///   - keyStore: where the database's key is kept (``FileKeyStore``, the keyring, the app's own).
-    ///   - keyIdentifier: the key's name in the store.
+    ///   - identifier: the key's name in the store.
     ///   - progress: while a plaintext file is encrypted, the fraction done, 0…1.
     /// - Returns: which branch was taken.
     /// - Throws: ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``,
@@ -37,7 +37,7 @@ extension DatabaseManager {
     ///   ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``.
     @discardableResult
     public func openOrCreate(
-        keyStore: any KeyStore, keyIdentifier: String, progress: ((Double) -> Void)? = nil
+        keyStore: any KeyStore, identifier: String, progress: ((Double) -> Void)? = nil
     ) throws -> FirstLaunchOutcome {
         try locked {
             guard database == nil else { throw DatabaseManagerError.alreadyOpen }
@@ -46,11 +46,11 @@ extension DatabaseManager {
             let kind = DatabaseFile(path: path).kind()
             let key: DatabaseKey
             let isNew: Bool
-            if let stored = try Self.loadKey(from: keyStore, identifier: keyIdentifier) {
+            if let stored = try Self.loadKey(from: keyStore, identifier: identifier) {
                 (key, isNew) = (stored, false)
             } else {
-                try Self.requireNoEncryptedDatabase(kind, path: path, identifier: keyIdentifier, store: keyStore)
-                (key, isNew) = try Self.storeNewKey(in: keyStore, identifier: keyIdentifier)
+                try Self.requireNoEncryptedDatabase(kind, path: path, identifier: identifier, store: keyStore)
+                (key, isNew) = try Self.storeNewKey(in: keyStore, identifier: identifier)
             }
             switch kind {
             case .missing:
@@ -59,10 +59,10 @@ extension DatabaseManager {
             case .plaintextSQLite, .damagedSQLiteHeader:
                 try Self.encryptFlow(
                     source: path, destination: nil, key: key.sqlcipherKey, configuration: configuration, progress: progress)
-                try openStored(key, identifier: keyIdentifier, path: path)
+                try openStored(key, identifier: identifier, path: path)
                 return isNew ? .encryptedPlaintextWithNewKey : .resumedEncryption
             default:
-                try openStored(key, identifier: keyIdentifier, path: path)
+                try openStored(key, identifier: identifier, path: path)
                 return .openedExisting
             }
         }

@@ -5,19 +5,8 @@ import SQLCipherKeys
 // MARK: - Rotation and conversion
 
 extension DatabaseManager {
-    /// Re-encrypts the open key-slot database with a new random data key and reseals it to every
-    /// slot (no password needed: each slot's public key suffices). Every secret that opened the
-    /// database still does; a copy of the old slot file no longer opens the new database.
-    ///
-    /// Journaled with the database: `<db>.scm-keys.next` (the slots sealing the new key) is
-    /// written durably first, then the database is re-keyed in place (one write transaction,
-    /// as ``rekey(rawKey:options:progress:)``; the file keeps its salt), then `.next` replaces
-    /// `<db>.scm-keys`. After a kill at any moment the next unlock tries both files' keys on
-    /// the database and keeps the side that opens it.
-    ///
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``, and
-    ///   the errors of ``rekey(password:options:progress:)-(String,_,_)`` (the database then keeps its old key).
-    public func rotateDataKey(progress: ((Double) -> Void)? = nil) throws {
+    /// The flow of ``DatabaseKeySlots/rekey(progress:)``.
+    func rotateDataKeyFlow(progress: ((Double) -> Void)?) throws {
         try lockedKeySlots {
             let (store, lock, file, _) = try openSlotFile()
             defer { lock.release() }
@@ -32,18 +21,7 @@ extension DatabaseManager {
         }
     }
 
-    /// Converts the open password database to key slots: a random data key, a slot for
-    /// `password` (which must be the database's password), then the crash-safe export rekey to
-    /// the data key (a new file: a key-slot database has a salt of its own). `<db>.scm-keys.next` is written first; after a kill the password opens the
-    /// database either way (as a password or through its slot).
-    ///
-    /// - Throws: ``KeySlotError/keySlotDatabase(path:)`` when it uses key slots already,
-    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when `password` is not its
-    ///   password, and the errors of ``rekey(password:options:progress:)-(String,_,_)``.
-    public func convertToKeySlots(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
-        try convertToKeySlotsFlow(password: SecretBytes(password: password), label: label, progress: progress)
-    }
-
+    /// The flow of ``DatabaseKeySlots/enable(password:label:progress:)-(String,_,_)``.
     func convertToKeySlotsFlow(password passwordKey: SecretBytes, label: String, progress: ((Double) -> Void)?) throws {
         try lockedKeySlots {
             let db = try requireDatabase()
@@ -67,14 +45,8 @@ extension DatabaseManager {
         }
     }
 
-    /// Converts the open key-slot database back to a plain password database keyed with
-    /// `password` (SQLCipher's PBKDF2, the configured cipher options), then removes its slot file.
-    /// A marker `<db>.scm-keys.next` is written first; after a kill either the old slots or the
-    /// new password open the database, never both.
-    ///
-    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``,
-    ///   and the errors of ``rekey(password:options:progress:)-(String,_,_)``.
-    public func convertToPassword(_ password: String, progress: ((Double) -> Void)? = nil) throws {
+    /// The flow of ``DatabaseKeySlots/disable(password:progress:)``.
+    func convertToPasswordFlow(_ password: String, progress: ((Double) -> Void)?) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
             let (store, lock, file, dataKey) = try openSlotFile()
@@ -104,17 +76,6 @@ extension DatabaseManager {
             throw error
         }
         try finish()
-    }
-
-    /// The raw data key of the key-slot database at ``databaseURL``, after `password` (or a
-    /// recovery key) opened one of its slots: for other SQLCipher tools
-    /// (`PRAGMA key = "x'<64 hex>'"`). Whoever holds it can read the database until
-    /// ``rotateDataKey(progress:)``; keep it as safe as the database.
-    ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   and the slot-file errors of ``open(password:)-(String)``.
-    public func exportDataKey(password: String) throws -> Data {
-        try exportDataKeyFlow(UnlockSecret.typed(password))
     }
 
     /// The data key after one of `secrets` (a typed password's readings) opened a slot.

@@ -5,19 +5,22 @@ import SQLCipherKeys
 // MARK: - Key slots
 
 extension DatabaseManager {
-    /// Creates a new database that uses key slots, with one password slot, and opens it.
+    /// Creates a new database and opens it; with `keySlots`, one that uses key slots, with
+    /// one password slot labelled `label`.
     ///
-    /// The database is keyed with a random 256-bit data key in SQLCipher's raw form
+    /// The key-slot database is keyed with a random 256-bit data key in SQLCipher's raw form
     /// (`x'<key><salt>'` through `sqlite3_key`: no PBKDF2), and `<db>.scm-keys` holds that key
     /// sealed by the password (Argon2id, calibrated by ``DatabaseConfiguration/keySlots``). The
     /// slot file is written first as `<db>.scm-keys.next` and becomes `<db>.scm-keys` once the
     /// database exists, so a crash leaves either no database or a complete pair. Afterwards
-    /// ``open(password:)-(String)`` works as for any database.
+    /// ``open(password:)-(String)`` works as for any database; its slots are ``keySlots``.
+    /// Without `keySlots`, this is ``create(password:)-(String)`` (`label` is not used).
     ///
     /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when the database or its slot
     ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``KeySlotError/weakKeyDerivation(_:minimum:)``,
     ///   and the errors of ``create(password:)-(String)``.
-    public func createWithKeySlots(password: String, label: String = "password") throws {
+    public func create(password: String, keySlots: Bool, label: String = "password") throws {
+        guard keySlots else { return try create(password: password) }
         try createWithKeySlotsFlow(password: SecretBytes(password: password), label: label)
     }
 
@@ -48,18 +51,7 @@ extension DatabaseManager {
         }
     }
 
-    /// Changes one password: the slot the old password opens gets a fresh key pair sealed under
-    /// the new one (new salt, freshly calibrated Argon2id), so an old copy of the slot file and
-    /// the old password reveal no secret key the current file uses. No page of the database is re-encrypted; the
-    /// slot file is replaced atomically and durably. Works with the manager open or closed.
-    ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no password slot
-    ///   accepts `old` (nothing changed), ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
-    public func changePassword(from old: String, to new: String) throws {
-        try changePasswordFlow(from: SecretBytes(password: old), to: SecretBytes(password: new))
-    }
-
+    /// The flow of ``DatabaseKeySlots/change(password:to:)-(String,_)``.
     func changePasswordFlow(from old: SecretBytes, to new: SecretBytes) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(new)
@@ -102,17 +94,7 @@ extension DatabaseManager {
         }
     }
 
-    /// Adds a password slot to the open key-slot database. The slot file is replaced atomically
-    /// and durably; the database file is not touched.
-    ///
-    /// - Returns: the new slot.
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
-    @discardableResult
-    public func addPassword(_ password: String, label: String = "password") throws -> KeySlot {
-        try addPasswordFlow(SecretBytes(password: password), label: label)
-    }
-
+    /// The flow of ``DatabaseKeySlots/add(password:label:)-(String,_)``.
     func addPasswordFlow(_ password: SecretBytes, label: String) throws -> KeySlot {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
@@ -121,11 +103,8 @@ extension DatabaseManager {
         }
     }
 
-    /// Adds a recovery-key slot to the open key-slot database and returns the key, once: show
-    /// ``RecoveryKey/text`` to the user to write down. No copy is kept.
-    ///
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
-    public func addRecoveryKey(label: String = "recovery key") throws -> RecoveryKey {
+    /// The flow of ``DatabaseKeySlots/addRecoveryKey(label:)``.
+    func addRecoveryKeyFlow(label: String) throws -> RecoveryKey {
         try lockedKeySlots {
             let secret = Sodium.random(RecoveryKey.randomLength)
             let slot = try addSecretSlot(.recovery(secret), label: label)
@@ -133,28 +112,16 @@ extension DatabaseManager {
         }
     }
 
-    /// Adds a slot that a raw 32-byte key opens (for a key store); ``open(rawKey:)`` then tries
-    /// the raw-key slots before using a key as the data key itself.
-    ///
-    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes,
-    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
-    @discardableResult
-    public func addRawKeySlot(_ rawKey: Data, label: String = "key store") throws -> KeySlot {
+    /// The flow of ``DatabaseKeySlots/add(rawKey:label:)``.
+    func addRawKeyFlow(_ rawKey: Data, label: String) throws -> KeySlot {
         try lockedKeySlots {
             guard rawKey.count == Sodium.keyLength else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
             return try addSecretSlot(.rawKey(SecretBytes(rawKey)), label: label)
         }
     }
 
-    /// Removes a slot of the open key-slot database (never the last one).
-    ///
-    /// A copy of the old slot file put back is refused (``KeySlotError/slotFileOutdated(path:database:)``),
-    /// but whoever unwrapped the data key with the removed secret can read the file with that
-    /// key until ``rotateDataKey(progress:)`` re-encrypts it with a new one.
-    ///
-    /// - Throws: ``KeySlotError/slotNotFound(id:)``, ``KeySlotError/lastSlot(id:)``,
-    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
-    public func removeKeySlot(id: Int) throws {
+    /// The flow of ``DatabaseKeySlots/remove(id:)``.
+    func removeSlotFlow(id: Int) throws {
         try lockedKeySlots {
             try changeSlots { file, _ in
                 guard let index = file.slots.firstIndex(where: { $0.id == id }) else { throw KeySlotError.slotNotFound(id: id) }
@@ -164,11 +131,8 @@ extension DatabaseManager {
         }
     }
 
-    /// Removes the password slot that `password` opens (never the last slot).
-    ///
-    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no password
-    ///   slot accepts it, and the errors of ``removeKeySlot(id:)``.
-    public func removePassword(_ password: String) throws {
+    /// The flow of ``DatabaseKeySlots/remove(password:)``.
+    func removePasswordFlow(_ password: String) throws {
         try lockedKeySlots {
             try changeSlots { file, _ in
                 let secret = UnlockSecret.password(SecretBytes(password: password))
@@ -183,11 +147,8 @@ extension DatabaseManager {
         }
     }
 
-    /// The slots of the database at ``databaseURL`` (open or not), without any secret. Read from
-    /// `<db>.scm-keys` (or `.next` during a transition); authenticated at the next unlock.
-    ///
-    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``KeySlotError/slotFileDamaged(path:reason:)``.
-    public func keySlots() throws -> [KeySlot] {
+    /// The flow of ``DatabaseKeySlots/list()``.
+    func listSlotsFlow() throws -> [KeySlot] {
         try lockedKeySlots {
             let path = try database?.connection.path ?? requirePath()
             let store = KeySlotStore(databasePath: path)
@@ -197,9 +158,8 @@ extension DatabaseManager {
         }
     }
 
-    /// `true` when the database at ``databaseURL`` uses key slots (its slot file, or its header's
-    /// key-slot marker, is there).
-    public var usesKeySlots: Bool {
+    /// ``DatabaseKeySlots/isEnabled``.
+    var usesKeySlots: Bool {
         guard let path = locked({ database?.connection.path ?? databasePath }) else { return false }
         let store = KeySlotStore(databasePath: path)
         return store.hasCurrent || store.hasNext || store.databaseHasKeySlotSalt

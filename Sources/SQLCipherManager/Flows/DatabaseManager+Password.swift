@@ -4,7 +4,7 @@ import SQLCipherCore
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current
     /// password" prompt before ``rekey(password:options:progress:)-(String,_,_)`` (or, on a key-slot
-    /// database, ``changePassword(from:to:)-(String,String)``), without opening a second connection or paying
+    /// database, ``DatabaseKeySlots/change(password:to:)-(String,_)``), without opening a second connection or paying
     /// the KDF again.
     ///
     /// The password is NFC-normalised like every key and compared in constant time: with the

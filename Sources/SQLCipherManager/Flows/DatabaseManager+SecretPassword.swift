@@ -16,6 +16,13 @@ extension DatabaseManager {
         }
     }
 
+    /// `create(password: String, keySlots:label:)` with the password's UTF-8 bytes in
+    /// ``SecretBytes``.
+    public func create(password: SecretBytes, keySlots: Bool, label: String = "password") throws {
+        guard keySlots else { return try create(password: password) }
+        try createWithKeySlotsFlow(password: password.normalizedPassword(), label: label)
+    }
+
     /// `open(password: String)` with the password's UTF-8 bytes in ``SecretBytes`` (see
     /// `create(password:)`).
     public func open(password: SecretBytes) throws {

@@ -33,7 +33,7 @@ extension DatabaseManager {
     /// The writer under the lock, its errors translated; no closure scope of its own.
     func withWriterConnection<T>(_ body: (Database) throws -> T) throws -> T {
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlockDeliveringEvents() }
         let db = try requireDatabase()
         defer { reportCommits(of: db) }
         do {

@@ -63,7 +63,7 @@ extension DatabaseManager {
             }
             // Its file may have changed while we waited for it.
             guard sibling.database?.connection.identity == identity else {
-                sibling.lock.unlock()
+                release(sibling)
                 continue
             }
             sibling.closeConnection()
@@ -77,7 +77,7 @@ extension DatabaseManager {
     /// sibling that cannot be opened stays closed and hears `didEncounterDatabaseError`.
     func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, derived: KeyDerivation.Derived?, cipher: CipherOptions) {
         for sibling in siblings {
-            defer { sibling.lock.unlock() }
+            defer { release(sibling) }
             sibling.configuration.cipher = cipher
             sibling.cachedKey = key
             sibling.derivedKey = derived
@@ -98,12 +98,24 @@ extension DatabaseManager {
     /// After a failed key change: opens each paused sibling again with its own cached key, and lets it go.
     func restoreSiblings(_ siblings: [DatabaseManager]) {
         for sibling in siblings {
-            defer { sibling.lock.unlock() }
+            defer { release(sibling) }
             guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
             sibling.database =
                 (try? Self.connect(
                     path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
             sibling.configureReaders()
+        }
+    }
+
+    /// Lets a paused sibling go; the events it raised meanwhile wait for this manager's lock
+    /// to be released (``notify(_:)``), so no delegate is called while either lock is held.
+    private func release(_ sibling: DatabaseManager) {
+        let events = sibling.takePendingEventsIfOutermost()
+        sibling.lock.unlock()
+        if lock.isHeldByCurrentThread {
+            pendingEvents += events
+        } else {
+            for (manager, event) in events { manager.deliver(event) }
         }
     }
 

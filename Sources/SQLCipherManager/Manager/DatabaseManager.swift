@@ -104,6 +104,9 @@ public final class DatabaseManager: @unchecked Sendable {
     var derivedKey: KeyDerivation.Derived?
     /// The read-only connections of ``read(_:)`` on a WAL database; closed with the writer.
     let readers = ReaderPool()
+    /// Events raised under the lock, each with the manager whose delegate hears it (a sibling's
+    /// too), delivered once the lock is released (``notify(_:)``).
+    var pendingEvents: [(DatabaseManager, DatabaseEvent)] = []
     /// The streams of ``events()``.
     let eventStreams = EventStreams()
     /// The running ``observe(_:)`` observations.
@@ -141,14 +144,14 @@ public final class DatabaseManager: @unchecked Sendable {
             throw DatabaseManagerError.reentrantCall(call, inside: ManagerLock.name(of: scope))
         }
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlockDeliveringEvents() }
         return try body()
     }
 
     /// ``locked(_:_:)`` for a body that cannot fail (it only reads state), so never refused.
     func locked<T>(_ body: () -> T) -> T {
         lock.lock()
-        defer { lock.unlock() }
+        defer { unlockDeliveringEvents() }
         return body()
     }
 
@@ -260,10 +263,37 @@ public final class DatabaseManager: @unchecked Sendable {
 
     // MARK: - Events
 
-    /// Calls the delegate, if any, under the lock.
+    /// Tells the delegate and the ``events()`` streams, never under the lock: on a thread that
+    /// holds the lock the event waits in ``pendingEvents`` until that thread releases it
+    /// (``unlockDeliveringEvents()``), so a delegate may call the manager, or wait for a thread
+    /// that does, without a deadlock.
     func notify(_ event: DatabaseEvent) {
+        if lock.isHeldByCurrentThread {
+            pendingEvents.append((self, event))
+        } else {
+            deliver(event)
+        }
+    }
+
+    /// Calls the delegate, if any, and yields `event` to the streams, on the calling thread.
+    func deliver(_ event: DatabaseEvent) {
         if let delegate = state({ _delegate }) { event.deliver(to: delegate, from: self) }
         eventStreams.yield(event)
         if event == .closed { observations.finishAll() }
+    }
+
+    /// Releases the lock once; when that was the outermost hold, then delivers the events that
+    /// waited for it, in order.
+    func unlockDeliveringEvents() {
+        let events = takePendingEventsIfOutermost()
+        lock.unlock()
+        for (manager, event) in events { manager.deliver(event) }
+    }
+
+    /// Under the lock: the waiting events when the next unlock releases it, else none.
+    func takePendingEventsIfOutermost() -> [(DatabaseManager, DatabaseEvent)] {
+        guard !pendingEvents.isEmpty, lock.isHeldOnceByCurrentThread else { return [] }
+        defer { pendingEvents = [] }
+        return pendingEvents
     }
 }

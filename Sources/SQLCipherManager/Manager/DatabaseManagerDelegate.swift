@@ -4,10 +4,12 @@ import SQLCipherCore
 /// Receives a ``DatabaseManager``'s events. Every method has a default implementation that
 /// does nothing, so implement only what you need.
 ///
-/// Methods are called synchronously on the thread that ran the flow, while the manager holds
-/// its (recursive) lock: a delegate may call back into the manager — read
-/// ``DatabaseManager/schemaVersion``, run a query, hand off to a migrator — without deadlock.
-/// Each event fires exactly once per flow, in this order:
+/// Methods are called synchronously on the thread that ran the flow, once the flow has released
+/// the manager's lock, never under it: a delegate may call any member of the manager — read
+/// ``DatabaseManager/schemaVersion``, run a query, hand off to a migrator — or wait for another
+/// thread that does, without deadlock. An event raised inside a flow is delivered when the flow
+/// returns, so a `will…` event tells what has started, not a moment before it. Each event fires
+/// exactly once per flow, in this order:
 ///
 /// - create: `didCreateDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
 /// - open: `didOpenDatabase` → (`willMigrateSchema` → `didMigrateSchema`)

@@ -79,7 +79,13 @@ final class ManagerLock: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// `true` when the calling thread holds the lock (a flow, a delegate callback, a writer closure).
+    /// `true` when the calling thread holds the lock once, not nested: its next ``unlock()`` releases it.
+    var isHeldOnceByCurrentThread: Bool {
+        let me = Self.currentThread
+        return condition.withLock { owner == me && depth == 1 }
+    }
+
+    /// `true` when the calling thread holds the lock (a flow, a writer closure).
     var isHeldByCurrentThread: Bool {
         let me = Self.currentThread
         return condition.withLock { owner == me }

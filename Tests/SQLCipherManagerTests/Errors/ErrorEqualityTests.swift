@@ -174,7 +174,7 @@ import Testing
     func keySlotErrorsHoldNoSecret() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager(password: Self.secret)
-        let recovery = try manager.addRecoveryKey()
+        let recovery = try manager.keySlots.addRecoveryKey()
         manager.close()
         var mistyped = Array(recovery.text)
         mistyped[3] = mistyped[3] == "A" ? "B" : "A"

@@ -122,7 +122,7 @@ struct BackupTests {
         #expect(FileManager.default.fileExists(atPath: dir.slotFile("backup.db").path) == false)
         let copy = dir.manager("backup.db")
         try copy.open(password: "backup-secret")
-        #expect(!copy.usesKeySlots)
+        #expect(!copy.keySlots.isEnabled)
         #expect(try copy.scalar(Int.self, "SELECT count(*) FROM item") == 40)
         copy.close()
         #expect(itemCount(in: dir, password: "secret", name: "backup.db") != "40")

@@ -48,8 +48,8 @@ struct KeySlotFaultInjectionTests {
             try FileManager.default.copyItem(at: dir.file("password.db"), to: dir.file("slots.db"))
             let slots = dir.keySlotManager("slots.db")
             try slots.open(password: "old-secret")
-            try slots.convertToKeySlots(password: "old-secret")
-            try slots.addPassword("other-secret")
+            try slots.keySlots.enable(password: "old-secret")
+            try slots.keySlots.add(password: "other-secret")
             slots.close()
         } catch {
             Issue.record("cannot build the key-slot fault-injection templates: \(error)")
@@ -58,7 +58,7 @@ struct KeySlotFaultInjectionTests {
         return dir
     }()
 
-    static let templateDataKey: Data? = try? templates.keySlotManager("slots.db").exportDataKey(password: "old-secret")
+    static let templateDataKey: Data? = try? templates.keySlotManager("slots.db").keySlots.exportDataKey(password: "old-secret")
 
     enum State: String { case old, new, broken }
 
@@ -162,8 +162,8 @@ struct KeySlotFaultInjectionTests {
     /// Rotation: the data key changed. Conversion: the database now uses key slots.
     private func isNewState(_ flow: Flow, _ dir: TemporaryDirectory) -> Bool {
         let manager = dir.keySlotManager()
-        if flow == .convert { return manager.usesKeySlots && FileManager.default.fileExists(atPath: dir.slotFile().path) }
-        return (try? manager.exportDataKey(password: "old-secret")) != Self.templateDataKey
+        if flow == .convert { return manager.keySlots.isEnabled && FileManager.default.fileExists(atPath: dir.slotFile().path) }
+        return (try? manager.keySlots.exportDataKey(password: "old-secret")) != Self.templateDataKey
     }
 
     private func contentProblems(_ dir: TemporaryDirectory, password: String) -> [String] {

@@ -12,7 +12,7 @@ struct KeySlotFileDamageTests {
     /// A key-slot database with a second password, closed; returns the database's bytes.
     private func makeDatabase(_ dir: TemporaryDirectory) throws -> Data {
         let manager = try dir.createdKeySlotManager()
-        try manager.addPassword("second")
+        try manager.keySlots.add(password: "second")
         manager.close()
         return Fixture.bytes(dir.file())
     }
@@ -69,9 +69,9 @@ struct KeySlotFileDamageTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager(password: "hunter2-pw")
         let storeKey = Data((0..<32).map { UInt8(200 - $0) })
-        try manager.addRawKeySlot(storeKey)
-        let recovery = try manager.addRecoveryKey()
-        let dataKey = try manager.exportDataKey(password: "hunter2-pw")
+        try manager.keySlots.add(rawKey: storeKey)
+        let recovery = try manager.keySlots.addRecoveryKey()
+        let dataKey = try manager.keySlots.exportDataKey(password: "hunter2-pw")
         let file = Fixture.bytes(dir.slotFile())
         let hex = { (data: Data) in data.map { String(format: "%02x", $0) }.joined() }
         for needle in [
@@ -81,7 +81,7 @@ struct KeySlotFileDamageTests {
             #expect(file.range(of: needle) == nil)
             #expect(Fixture.bytes(dir.file()).range(of: needle) == nil)
         }
-        #expect(!"\(try manager.keySlots())".contains(recovery.text))
+        #expect(!"\(try manager.keySlots.list())".contains(recovery.text))
         #expect("\(SecretBytes(dataKey))".contains("redacted"))
     }
 
@@ -89,14 +89,14 @@ struct KeySlotFileDamageTests {
     func weakParametersRefused() throws {
         let dir = TemporaryDirectory()
         let weak = dir.manager { $0.keySlots = KeySlotOptions(parameters: Argon2Parameters(opsLimit: 1, memoryKiB: 1024)) }
-        #expect(thrownKeySlotCase { try weak.createWithKeySlots(password: "secret") } == "weakKeyDerivation")
+        #expect(thrownKeySlotCase { try weak.create(password: "secret", keySlots: true) } == "weakKeyDerivation")
         #expect(!FileManager.default.fileExists(atPath: dir.file().path))
         try dir.createdKeySlotManager().close()
         let strict = dir.manager()
         #expect(thrownKeySlotCase { try strict.open(password: "secret") } == "weakKeyDerivation")
         let elsewhere = TemporaryDirectory()
         let huge = elsewhere.manager { $0.keySlots = KeySlotOptions(parameters: Argon2Parameters(opsLimit: 1000, memoryKiB: 65536)) }
-        #expect(thrownKeySlotCase { try huge.createWithKeySlots(password: "x") } == "invalidKeyDerivation")
+        #expect(thrownKeySlotCase { try huge.create(password: "x", keySlots: true) } == "invalidKeyDerivation")
         #expect(Argon2Parameters.minimum.meetsFloor && !Argon2Parameters(opsLimit: 1, memoryKiB: 19_456).meetsFloor)
     }
 

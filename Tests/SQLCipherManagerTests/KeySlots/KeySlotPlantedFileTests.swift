@@ -51,9 +51,9 @@ struct KeySlotPlantedFileTests {
     func slotCountLimit() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        for index in 1..<KeySlotFile.maximumSlots { try manager.addRawKeySlot(Data(repeating: UInt8(index), count: 32)) }
+        for index in 1..<KeySlotFile.maximumSlots { try manager.keySlots.add(rawKey: Data(repeating: UInt8(index), count: 32)) }
         let full = Fixture.bytes(dir.slotFile())
-        #expect(thrownKeySlotCase { try manager.addPassword("one too many") } == "slotLimitReached")
+        #expect(thrownKeySlotCase { try manager.keySlots.add(password: "one too many") } == "slotLimitReached")
         #expect(Fixture.bytes(dir.slotFile()) == full)
         manager.close()
         #expect(itemCount(in: dir, password: "secret") == "3")
@@ -78,7 +78,7 @@ struct KeySlotPlantedFileTests {
                 return thrownError { try manager.open(password: "secret") }.map { "\($0)" } ?? "opened"
             }
             #expect(message?.contains(word) == true && message?.contains("not a regular file") == true, "\(name): \(message ?? "blocked")")
-            let listing = Deadline.run(seconds: 20) { thrownKeySlotCase { _ = try dir.keySlotManager().keySlots() } }
+            let listing = Deadline.run(seconds: 20) { thrownKeySlotCase { _ = try dir.keySlotManager().keySlots.list() } }
             #expect(listing == "slotFileNotAFile", "\(name)")
         }
         try FileManager.default.removeItem(atPath: path)
@@ -102,13 +102,13 @@ struct KeySlotPlantedFileTests {
         // Planted while the database is open: slot changes go on.
         try manager.open(password: "secret")
         try Data("garbage".utf8).write(to: next)
-        try manager.addPassword("second")
+        try manager.keySlots.add(password: "second")
         #expect(!FileManager.default.fileExists(atPath: next.path))
         try Data("garbage".utf8).write(to: next)
-        try manager.changePassword(from: "second", to: "third")
+        try manager.keySlots.change(password: "second", to: "third")
         manager.close()
         try Data("garbage".utf8).write(to: next)
-        try manager.changePassword(from: "third", to: "fourth")
+        try manager.keySlots.change(password: "third", to: "fourth")
         #expect(itemCount(in: dir, password: "fourth") == "3")
     }
 

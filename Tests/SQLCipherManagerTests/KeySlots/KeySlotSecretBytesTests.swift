@@ -17,7 +17,7 @@ import Testing
     @Test func secretBytesOverloadsCreateChangeAddConvertAndExport() throws {
         let dir = TemporaryDirectory()
         let manager = dir.keySlotManager()
-        try manager.createWithKeySlots(password: Self.decomposed)
+        try manager.create(password: Self.decomposed, keySlots: true)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         try manager.execute("INSERT INTO item(name) VALUES ('MARKER-0')")
         manager.close()
@@ -25,17 +25,17 @@ import Testing
 
         let changer = dir.keySlotManager()
         #expect(throws: DatabaseManagerError.self) {
-            try changer.changePassword(from: SecretBytes(copying: Array("wrong-pass".utf8)), to: SecretBytes(copying: Array("x-pass".utf8)))
+            try changer.keySlots.change(password: SecretBytes(copying: Array("wrong-pass".utf8)), to: SecretBytes(copying: Array("x-pass".utf8)))
         }
-        try changer.changePassword(from: Self.decomposed, to: SecretBytes(copying: Array("second-pass".utf8)))
+        try changer.keySlots.change(password: Self.decomposed, to: SecretBytes(copying: Array("second-pass".utf8)))
         #expect(itemCount(in: dir, password: "caf\u{e9}-pass") == "incorrectPasswordOrSettings")
         #expect(itemCount(in: dir, password: "second-pass") == "1")
 
         try changer.open(password: "second-pass")
-        let slot = try changer.addPassword(SecretBytes(copying: Array("third-pass".utf8)))
+        let slot = try changer.keySlots.add(password: SecretBytes(copying: Array("third-pass".utf8)))
         #expect(slot.id == 2)
-        let fromBytes = try changer.exportDataKey(password: SecretBytes(copying: Array("third-pass".utf8)))
-        #expect(fromBytes == (try changer.exportDataKey(password: "second-pass")))
+        let fromBytes = try changer.keySlots.exportDataKey(password: SecretBytes(copying: Array("third-pass".utf8)))
+        #expect(fromBytes == (try changer.keySlots.exportDataKey(password: "second-pass")))
         changer.close()
         #expect(itemCount(in: dir, password: "third-pass") == "1")
     }
@@ -45,8 +45,8 @@ import Testing
         _ = try Fixture.makeEncryptedDatabase(in: dir, password: "plain-pass")
         let manager = dir.keySlotManager()
         try manager.open(password: "plain-pass")
-        try manager.convertToKeySlots(password: SecretBytes(copying: Array("plain-pass".utf8)))
-        #expect(manager.usesKeySlots)
+        try manager.keySlots.enable(password: SecretBytes(copying: Array("plain-pass".utf8)))
+        #expect(manager.keySlots.isEnabled)
         manager.close()
         #expect(FileManager.default.fileExists(atPath: dir.slotFile().path))
         let again = dir.keySlotManager()

@@ -19,8 +19,8 @@ struct KeySlotTests {
         #expect(Array(Fixture.bytes(dir.file()).prefix(8)) == Array("SCM-KEYS".utf8))
         #expect(itemCount(in: dir, password: "secret") == "3")
         #expect(itemCount(in: dir, password: "wrong") == "incorrectPasswordOrSettings")
-        #expect(dir.keySlotManager().usesKeySlots)
-        #expect(try dir.keySlotManager().keySlots().map(\.kind) == [.password])
+        #expect(dir.keySlotManager().keySlots.isEnabled)
+        #expect(try dir.keySlotManager().keySlots.list().map(\.kind) == [.password])
     }
 
     @Test("a wrong password on a key-slot database says no slot matches it, not kdf_iter or page size")
@@ -30,8 +30,8 @@ struct KeySlotTests {
         let manager = dir.keySlotManager()
         let failures = [
             thrownError { try manager.open(password: "wrong") },
-            thrownError { try manager.changePassword(from: "wrong", to: "other") },
-            thrownError { _ = try manager.exportDataKey(password: "wrong") },
+            thrownError { try manager.keySlots.change(password: "wrong", to: "other") },
+            thrownError { _ = try manager.keySlots.exportDataKey(password: "wrong") },
         ]
         for failure in failures {
             let text = "\(failure.map { "\($0)" } ?? "none")"
@@ -42,13 +42,13 @@ struct KeySlotTests {
         }
     }
 
-    @Test("changePassword reseals one slot: no page of the data is rewritten, only the revision row is added")
+    @Test("keySlots.change(password:to:) reseals one slot: no page of the data is rewritten, only the revision row is added")
     func changePasswordTouchesNoPage() throws {
         let dir = TemporaryDirectory()
         try dir.createdKeySlotManager().close()
         let before = Fixture.bytes(dir.file())
         let manager = dir.keySlotManager()
-        try manager.changePassword(from: "secret", to: "fresh")
+        try manager.keySlots.change(password: "secret", to: "fresh")
         // Page 1 (the schema) gains scm_key_slots; the table `item` (page 2) is not rewritten.
         let after = Fixture.bytes(dir.file())
         #expect(before.count == 2048 && after.count > before.count)
@@ -56,24 +56,24 @@ struct KeySlotTests {
         #expect(itemCount(in: dir, password: "fresh") == "3")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(throws: DatabaseManagerError.incorrectPasswordOrSettings(path: dir.file().path, keySlotFile: dir.slotFile().path)) {
-            try manager.changePassword(from: "secret", to: "other")
+            try manager.keySlots.change(password: "secret", to: "other")
         }
-        #expect(thrownCase { try manager.changePassword(from: "fresh", to: "  ") } == "invalidPassword")
+        #expect(thrownCase { try manager.keySlots.change(password: "fresh", to: "  ") } == "invalidPassword")
     }
 
     @Test("added passwords open; a removed one no longer does; the last slot is never removed")
     func addAndRemove() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        let added = try manager.addPassword("second", label: "laptop")
+        let added = try manager.keySlots.add(password: "second", label: "laptop")
         #expect(added.label == "laptop" && added.kind == .password)
         #expect(itemCount(in: dir, password: "second") == "3")
-        try manager.removePassword("secret")
+        try manager.keySlots.remove(password: "secret")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(itemCount(in: dir, password: "second") == "3")
-        #expect(throws: KeySlotError.lastSlot(id: added.id)) { try manager.removeKeySlot(id: added.id) }
-        #expect(throws: KeySlotError.slotNotFound(id: 99)) { try manager.removeKeySlot(id: 99) }
-        let slots = try manager.keySlots()
+        #expect(throws: KeySlotError.lastSlot(id: added.id)) { try manager.keySlots.remove(id: added.id) }
+        #expect(throws: KeySlotError.slotNotFound(id: 99)) { try manager.keySlots.remove(id: 99) }
+        let slots = try manager.keySlots.list()
         #expect(slots.map(\.id) == [added.id])
         #expect(slots[0].description.contains("laptop"))
     }
@@ -82,7 +82,7 @@ struct KeySlotTests {
     func recoveryKey() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        let key = try manager.addRecoveryKey()
+        let key = try manager.keySlots.addRecoveryKey()
         manager.close()
         #expect(key.text.split(separator: "-").map(\.count) == Array(repeating: 5, count: 8))
         #expect(!key.description.contains(key.text))
@@ -102,12 +102,12 @@ struct KeySlotTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
         let storeKey = Data((0..<32).map { UInt8($0) })
-        try manager.addRawKeySlot(storeKey, label: "keychain")
-        #expect(thrownCase { try manager.addRawKeySlot(Data(count: 16)) } == "invalidKeyLength")
+        try manager.keySlots.add(rawKey: storeKey, label: "keychain")
+        #expect(thrownCase { try manager.keySlots.add(rawKey: Data(count: 16)) } == "invalidKeyLength")
         manager.close()
         try manager.open(rawKey: storeKey)
         manager.close()
-        let dataKey = try manager.exportDataKey(password: "secret")
+        let dataKey = try manager.keySlots.exportDataKey(password: "secret")
         #expect(dataKey.count == 32)
         try manager.open(rawKey: dataKey)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
@@ -123,10 +123,10 @@ struct KeySlotTests {
         let manager = try dir.createdKeySlotManager()
         #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(password: "other") }
         #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(rawKey: Data(count: 32)) }
-        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.convertToKeySlots(password: "secret") }
+        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.keySlots.enable(password: "secret") }
         manager.close()
         #expect(throws: DatabaseManagerError.fileAlreadyExists(path: dir.slotFile().path)) {
-            try dir.keySlotManager().createWithKeySlots(password: "x")
+            try dir.keySlotManager().create(password: "x", keySlots: true)
         }
         #expect(itemCount(in: dir, password: "secret") == "3")
     }
@@ -135,10 +135,10 @@ struct KeySlotTests {
     func notKeySlot() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE item(id INTEGER PRIMARY KEY)")
-        #expect(!manager.usesKeySlots)
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { _ = try manager.keySlots() }
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.addPassword("more") }
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.changePassword(from: "secret", to: "x") }
+        #expect(!manager.keySlots.isEnabled)
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { _ = try manager.keySlots.list() }
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.keySlots.add(password: "more") }
+        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.keySlots.change(password: "secret", to: "x") }
     }
 }
 
@@ -151,7 +151,7 @@ struct KeySlotKeyStoreTests {
         let keys = FileKeyStore(folder: dir.file("keys"))
         let key = try DatabaseKey.generate()
         try keys.storeKey(key, identifier: "vault")
-        let slot = try manager.addKeySlot(for: key, label: "file key store")
+        let slot = try manager.keySlots.add(key: key, label: "file key store")
         #expect(slot.kind == .rawKey)
         manager.close()
         let loaded = try #require(try keys.loadKey(identifier: "vault"))

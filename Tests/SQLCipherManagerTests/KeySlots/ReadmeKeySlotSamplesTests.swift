@@ -26,17 +26,17 @@ struct ReadmeKeySlotSamplesTests {
     private func keySlotSample(folder: URL) throws {
         // README begin
         let manager = DatabaseManager(url: folder.appendingPathComponent("vault.db"))
-        try manager.createWithKeySlots(password: "first password")
-        try manager.addPassword("second password", label: "laptop")
-        let recovery = try manager.addRecoveryKey()
+        try manager.create(password: "first password", keySlots: true)
+        try manager.keySlots.add(password: "second password", label: "laptop")
+        let recovery = try manager.keySlots.addRecoveryKey()
         print("Write this down: \(recovery.text)")
         manager.close()
 
-        try manager.changePassword(from: "first password", to: "new password")
+        try manager.keySlots.change(password: "first password", to: "new password")
         try manager.open(password: "new password")
-        for slot in try manager.keySlots() { print(slot) }
+        for slot in try manager.keySlots.list() { print(slot) }
         // README end
-        #expect(try manager.keySlots().map(\.kind) == [.password, .password, .recovery])
+        #expect(try manager.keySlots.list().map(\.kind) == [.password, .password, .recovery])
         manager.close()
         try manager.open(password: recovery.text)
         manager.close()

@@ -7,14 +7,14 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Every branch of `openOrCreate(keyStore:keyIdentifier:)`, on a real FileKeyStore.
+/// Every branch of `openOrCreate(keyStore:identifier:)`, on a real FileKeyStore.
 @Suite("First launch: openOrCreate with a key store")
 struct FirstLaunchTests {
     @Test func noKeyAndNoDatabaseStoresANewKeyFirstThenCreates() throws {
         let dir = TemporaryDirectory()
         let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
         let manager = dir.manager()
-        #expect(try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") == .createdWithNewKey)
+        #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .createdWithNewKey)
         try manager.execute("CREATE TABLE note(body TEXT)")
         try manager.execute("INSERT INTO note VALUES ('first')")
         manager.close()
@@ -34,7 +34,7 @@ struct FirstLaunchTests {
         try Fixture.makePlaintextDatabase(at: dir.file(), rows: 50, userVersion: 3)
         let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
         let manager = dir.manager()
-        #expect(try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") == .encryptedPlaintextWithNewKey)
+        #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .encryptedPlaintextWithNewKey)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 50)
         #expect(try manager.schemaVersion == 3)
         manager.close()
@@ -43,7 +43,7 @@ struct FirstLaunchTests {
         #expect(!DatabaseFile(path: dir.file().path).isPlaintextSQLite)
         #expect(FileSnapshot(dir.url).leftovers == [])
         let again = dir.manager()
-        #expect(try again.openOrCreate(keyStore: store, keyIdentifier: "notes") == .openedExisting)
+        #expect(try again.openOrCreate(keyStore: store, identifier: "notes") == .openedExisting)
         #expect(try again.scalar(String.self, "SELECT name FROM item WHERE id = 1") == "plain-0")
         again.close()
         #expect(store.stores.count == 1)
@@ -60,7 +60,7 @@ struct FirstLaunchTests {
         let before = FileSnapshot(dir.url)
 
         #expect(throws: DatabaseManagerError.keyRefused(identifier: "notes", path: dir.file().path)) {
-            try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes")
+            try dir.manager().openOrCreate(keyStore: store, identifier: "notes")
         }
         #expect(FileSnapshot(dir.url).differences(from: before) == [])
     }
@@ -71,7 +71,7 @@ struct FirstLaunchTests {
         let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
         let before = FileSnapshot(dir.url)
 
-        let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+        let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
         let missing = KeyStoreError.notStored(identifier: "notes", store: store.storeDescription)
         #expect(error as? DatabaseManagerError == .keyUnavailable(identifier: "notes", underlying: missing))
         #expect("\(error!)".contains("never made for an existing database"))
@@ -90,7 +90,7 @@ struct FirstLaunchTests {
         let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
         let before = FileSnapshot(dir.url)
 
-        let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+        let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
         #expect(error.map(outcomeName) == "notADatabase")
         #expect("\(error!)".contains("page size"))
         #expect(store.stores == [])
@@ -110,7 +110,7 @@ struct FirstLaunchTests {
             let before = FileSnapshot(dir.url)
             let keysBefore = FileSnapshot(dir.file("keys"))
 
-            let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+            let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
             let unsafe = KeyStoreError.insecurePermissions(path: dir.file("keys/notes").path, mode: 0o644)
             #expect(error as? DatabaseManagerError == .keyUnavailable(identifier: "notes", underlying: unsafe), "\(file)")
             #expect("\(error!)".contains("accessible to other users"), "\(file)")
@@ -129,7 +129,7 @@ struct FirstLaunchTests {
 
             let manager = dir.manager()
             #expect(
-                try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
+                try manager.openOrCreate(keyStore: store, identifier: "notes")
                     == (plaintext ? .resumedEncryption : .resumedCreate))
             manager.close()
             #expect(store.stores == [])
@@ -146,7 +146,7 @@ struct FirstLaunchTests {
             if plaintext { try Fixture.makePlaintextDatabase(at: dir.file()) }
             let store = FileKeyStore(folder: dir.file("no-such-parent/keys"))
             let before = FileSnapshot(dir.url)
-            let error = thrownError { try dir.manager().openOrCreate(keyStore: store, keyIdentifier: "notes") }
+            let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
             guard case .keyNotStored(identifier: "notes", underlying: .failed)? = error as? DatabaseManagerError else {
                 Issue.record("expected keyNotStored(notes, failed), got \(String(describing: error))")
                 continue
@@ -160,7 +160,7 @@ struct FirstLaunchTests {
         let winner = try DatabaseKey.generate()
         let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file(), racingKey: winner)
         let manager = dir.manager()
-        #expect(try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") == .resumedCreate)
+        #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .resumedCreate)
         manager.close()
         let check = dir.manager()
         try check.open(key: winner)
@@ -171,8 +171,8 @@ struct FirstLaunchTests {
         let dir = TemporaryDirectory()
         let store = FileKeyStore(folder: dir.file("keys"))
         let manager = dir.manager()
-        try manager.openOrCreate(keyStore: store, keyIdentifier: "notes")
-        #expect(throws: DatabaseManagerError.alreadyOpen) { try manager.openOrCreate(keyStore: store, keyIdentifier: "notes") }
+        try manager.openOrCreate(keyStore: store, identifier: "notes")
+        #expect(throws: DatabaseManagerError.alreadyOpen) { try manager.openOrCreate(keyStore: store, identifier: "notes") }
         manager.close()
     }
 

@@ -17,7 +17,7 @@ struct ReadmeKeySamplesTests {
         let appSupport = dir.url
         try firstLaunchSample(appSupport: appSupport)
         let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
-        try manager.openOrCreate(keyStore: FileKeyStore(folder: appSupport.appendingPathComponent("keys")), keyIdentifier: "notes-db")
+        try manager.openOrCreate(keyStore: FileKeyStore(folder: appSupport.appendingPathComponent("keys")), identifier: "notes-db")
         manager.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644],
                                               ofItemAtPath: appSupport.appendingPathComponent("keys/notes-db").path)
@@ -35,7 +35,7 @@ struct ReadmeKeySamplesTests {
         // README begin
         let keys = FileKeyStore(folder: appSupport.appendingPathComponent("keys"))
         let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
-        switch try manager.openOrCreate(keyStore: keys, keyIdentifier: "notes-db") {
+        switch try manager.openOrCreate(keyStore: keys, identifier: "notes-db") {
         case .createdWithNewKey, .encryptedPlaintextWithNewKey:
             print("New key: back up \(try keys.fileURL(identifier: "notes-db").path)")
         case .openedExisting, .resumedCreate, .resumedEncryption:
@@ -52,7 +52,7 @@ struct ReadmeKeySamplesTests {
         var reported = false
         // README begin
         do {
-            try manager.openOrCreate(keyStore: keys, keyIdentifier: "notes-db")
+            try manager.openOrCreate(keyStore: keys, identifier: "notes-db")
         } catch DatabaseManagerError.keyUnavailable(let identifier, let underlying) {
             print("Key \(identifier) is unavailable (\(underlying)); unlock the keyring or restore the key.")
         // README end

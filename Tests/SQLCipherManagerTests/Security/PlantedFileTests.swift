@@ -49,10 +49,10 @@ import Testing
             let manager = usesKeySlots ? dir.keySlotManager() : dir.manager()
             defer { manager.close() }
             switch self {
-            case .changePassword: try manager.changePassword(from: "secret", to: "other-secret")
+            case .changePassword: try manager.keySlots.change(password: "secret", to: "other-secret")
             case .rotate:
                 try manager.open(password: "secret")
-                try manager.rotateDataKey()
+                try manager.keySlots.rekey()
             case .settingsChange:
                 try manager.open(password: "old-secret")
                 try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 4500))

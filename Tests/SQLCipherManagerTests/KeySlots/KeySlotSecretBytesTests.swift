@@ -25,7 +25,8 @@ import Testing
 
         let changer = dir.keySlotManager()
         #expect(throws: DatabaseManagerError.self) {
-            try changer.keySlots.change(password: SecretBytes(copying: Array("wrong-pass".utf8)), to: SecretBytes(copying: Array("x-pass".utf8)))
+            try changer.keySlots.change(
+                password: SecretBytes(copying: Array("wrong-pass".utf8)), to: SecretBytes(copying: Array("x-pass".utf8)))
         }
         try changer.keySlots.change(password: Self.decomposed, to: SecretBytes(copying: Array("second-pass".utf8)))
         #expect(itemCount(in: dir, password: "caf\u{e9}-pass") == "incorrectPasswordOrSettings")

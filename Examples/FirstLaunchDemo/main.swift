@@ -4,7 +4,7 @@ import SQLCipherManager
 // Seed 003 on a terminal: an app whose version 1 kept its notes in plaintext, and whose
 // version 2 adds encryption with a random key kept outside the code.
 //
-//   FirstLaunchDemo [FOLDER]    (default: a new temporary folder)
+//   FirstLaunchDemo [FOLDER]    (default: a new temporary directory)
 //
 // 1. Version 1 writes three notes to FOLDER/notes.db, in plaintext.
 // 2. Version 2's first launch: openOrCreate generates a key, stores it in FOLDER/keys (0600)
@@ -13,12 +13,12 @@ import SQLCipherManager
 // 4. The key file becomes readable by others: the launch refuses it (keyUnavailable), touches
 //    nothing and makes no new key. The key bytes are never printed.
 
-let folder =
+let directory =
     CommandLine.arguments.count > 1
     ? URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
     : FileManager.default.temporaryDirectory.appendingPathComponent("FirstLaunchDemo-\(UUID().uuidString)")
-let database = folder.appendingPathComponent("notes.db")
-let keys = FileKeyStore(folder: folder.appendingPathComponent("keys"))
+let database = directory.appendingPathComponent("notes.db")
+let keys = FileKeyStore(directory: directory.appendingPathComponent("keys"))
 
 func say(_ line: String) { print(line) }
 
@@ -38,7 +38,7 @@ func launchVersion2(_ label: String) throws {
 }
 
 do {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     say("== Version 1 (no encryption)")
     try OldVersion.writeNotes(at: database, ["buy milk", "call Ann", "the key is not in the code"])
     say("wrote 3 notes; notes.db is \(header(database))")

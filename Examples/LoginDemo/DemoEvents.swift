@@ -13,37 +13,37 @@ final class DemoEvents: DatabaseManagerDelegate {
         self.lockApp = lockApp
     }
 
-    func databaseManagerDidCreateDatabase(_ manager: DatabaseManager) {
+    func databaseManagerDidCreate(_ manager: DatabaseManager) {
         Console.say("· Database created; handing off to the schema migrator.")
     }
 
-    func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) {
+    func databaseManagerDidOpen(_ manager: DatabaseManager) {
         Console.say("· Database opened.")
     }
 
-    func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {
+    func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int) {
         Console.say("· Migrating the schema from version \(oldVersion) to \(newVersion)…")
     }
 
-    func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {
+    func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int) {
         Console.say("· Schema is at version \(newVersion).")
     }
 
-    func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager) {
+    func databaseManagerWillRekey(_ manager: DatabaseManager) {
         Console.say("· Changing the password…")
     }
 
-    func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) {
+    func databaseManagerDidRekey(_ manager: DatabaseManager) {
         Console.say("· Password changed.")
     }
 
-    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {
+    func databaseManager(_ manager: DatabaseManager, didFailToRekey error: DatabaseManagerError) {
         Console.sayEscaped("An error occurred changing the password (\(error)).")
         Console.say("The app is locked. Please log in again using your original password.")
         lockApp()
     }
 
-    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {
+    func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError) {
         Console.warnEscaped("Database error: \(error)")
     }
 }

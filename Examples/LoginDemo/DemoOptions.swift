@@ -4,7 +4,7 @@ import Foundation
 
 /// The login program's command line: `LoginDemo [--db PATH] [--help]`.
 struct DemoOptions {
-    /// The default database file, in the current folder.
+    /// The default database file, in the current directory.
     static let defaultPath = "secure-notes.db"
 
     static let usage = """

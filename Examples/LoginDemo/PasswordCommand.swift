@@ -25,7 +25,7 @@ extension NotesShell {
         do {
             try manager.rekey(password: new, progress: progress.update)
         } catch {
-            // The delegate has already reported it and locked the app (didEncounterRekeyError).
+            // The delegate has already reported it and locked the app (didFailToRekey).
             if manager.isOpen { Console.sayEscaped("The password is unchanged: \(error)") }
         }
     }

@@ -119,7 +119,7 @@ package final class ExclusiveAccess {
 
     /// Settles the old file's sidecars before the install: WAL, checkpoints every frame into
     /// the file and flushes it (`wal_checkpoint(TRUNCATE)` under synchronous FULL, then `fsync`);
-    /// then removes the `-wal`, `-shm` and `-journal` and flushes the folder. After this the
+    /// then removes the `-wal`, `-shm` and `-journal` and flushes the directory. After this the
     /// file alone holds every committed row, and no sidecar of it (a plaintext `-wal` beside an
     /// encrypted file) can come back after a power loss.
     package func settle() throws {
@@ -149,39 +149,39 @@ package final class ExclusiveAccess {
     /// (`<target>.scm-previous`), then looks for a process that opened the old file meanwhile
     /// (it waits for this connection's lock, and would use the old file once it is released):
     /// with one, the old file is put back and the copy given up; without, the second name goes.
-    /// Every `link`, `rename` and `unlink` is followed by an `fsync` of the folder.
+    /// Every `link`, `rename` and `unlink` is followed by an `fsync` of the directory.
     ///
     /// - Throws: while the old file is at the path: a file-system error, or
     ///   ``DatabaseManagerError/openElsewhere(path:processID:processName:)`` once the old file
     ///   was put back; ``LeftForRecovery`` when it could not be.
     package func install(_ copy: String) throws {
         let previous = Self.previousName(of: target)
-        let folder = DatabaseFile(path: target).directory
+        let directory = DatabaseFile(path: target).directory
         guard let old = FileSystem.identity(of: target) else { throw DatabaseManagerError.fileNotFound(path: target) }
         // A link or another user's file planted at the second name is refused and left alone.
         try FileSystem.removeLeftover(previous)
         try FileSystem.link(target, to: previous)
-        try FileSystem.sync(folder)
+        try FileSystem.sync(directory)
         FaultPause.at("linked")
         do {
             try FileSystem.rename(copy, to: target)
         } catch {
             try? FileSystem.remove(previous)
-            try? FileSystem.sync(folder)
+            try? FileSystem.sync(directory)
             throw error
         }
         do {
-            try FileSystem.sync(folder)
+            try FileSystem.sync(directory)
             FaultPause.at("installed")
             let late = FileSystem.otherProcesses(withOpen: [old]).first
             if late != nil || (FileSystem.descriptorsOfThisProcess(on: old) ?? 1) > 1 {
                 try FileSystem.rename(previous, to: target)
-                try FileSystem.sync(folder)
+                try FileSystem.sync(directory)
                 guard let late else { throw DatabaseManagerError.busy(path: target, underlying: Self.sharedHere) }
                 throw DatabaseManagerError.openElsewhere(path: target, processID: late.processID, processName: late.name)
             }
             try FileSystem.remove(previous)
-            try FileSystem.sync(folder)
+            try FileSystem.sync(directory)
         } catch let error as DatabaseManagerError {
             throw error
         } catch {

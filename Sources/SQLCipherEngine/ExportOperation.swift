@@ -54,7 +54,7 @@ package struct ExportOperation {
         copy = ExportTarget(path: temporary, key: key, cipherPragmas: cipherPragmas)
     }
 
-    /// `<target file name>.scm-<operation>`, in the target's folder.
+    /// `<target file name>.scm-<operation>`, in the target's directory.
     package static func temporaryName(for target: String, operation: Kind) -> String {
         (target as NSString).lastPathComponent + ".scm-" + operation.rawValue
     }
@@ -185,14 +185,14 @@ package struct ExportOperation {
         return try FileSystem.fingerprint(of: copy.path)
     }
 
-    /// Refuses before anything is written: a folder or file that cannot be written, a target
+    /// Refuses before anything is written: a directory or file that cannot be written, a target
     /// that exists (create), or less free space than twice the source (file, -wal and -journal).
     private func preflight(sourcePath: String) throws {
         switch (install, DatabaseFile(path: target).kind()) {
         case (.replace, _):
             guard FileSystem.isWritable(target) else { throw DatabaseManagerError.permissionDenied(path: target, underlying: nil) }
         case (.create, .missing): break
-        case (.create, .parentFolderMissing): throw DatabaseManagerError.parentFolderMissing(path: target)
+        case (.create, .parentDirectoryMissing): throw DatabaseManagerError.parentDirectoryMissing(path: target)
         case (.create, _): throw DatabaseManagerError.fileAlreadyExists(path: target)
         }
         guard FileSystem.isWritable(directory) else {
@@ -210,7 +210,7 @@ package struct ExportOperation {
         }
     }
 
-    /// Removes the copy and flushes the folder, then removes the journal.
+    /// Removes the copy and flushes the directory, then removes the journal.
     private func rollBack() {
         try? FileSystem.removeDatabaseFiles(copy.path, leavingForeign: true)
         try? FileSystem.sync(directory)

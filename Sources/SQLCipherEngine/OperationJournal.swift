@@ -8,10 +8,10 @@ import SQLCipherCore
 /// a crash.
 ///
 /// It holds no key and no data: only the operation's name, how the new file is installed,
-/// the phase reached, the name of the temporary file (in the same folder) and, once the copy is
+/// the phase reached, the name of the temporary file (in the same directory) and, once the copy is
 /// verified and on disk, its fingerprint and (a replace) the stamp of the old file just before
 /// the install. Every write goes through ``FileSystem/replaceDurably(_:with:)`` (temporary file,
-/// `fsync`, `rename`, `fsync` of the folder), so a reader sees the previous phase or the new one.
+/// `fsync`, `rename`, `fsync` of the directory), so a reader sees the previous phase or the new one.
 package struct OperationJournal: Equatable {
     /// How the verified temporary file becomes the target.
     package enum Install: String {
@@ -42,7 +42,7 @@ package struct OperationJournal: Equatable {
     package let operation: ExportOperation.Kind
     package let install: Install
     package var phase: Phase
-    /// The temporary file's name, in the target's folder.
+    /// The temporary file's name, in the target's directory.
     package let temporaryName: String
     /// A replace, in phase `install`: the old file's stamp (``FileSystem/stamp(of:)``: identity,
     /// size, modification time) once its sidecars were settled, so recovery can tell whether
@@ -113,12 +113,12 @@ package struct OperationJournal: Equatable {
         return journal
     }
 
-    /// Writes the journal durably beside `target`: temporary file, `fsync`, `rename`, `fsync` of the folder.
+    /// Writes the journal durably beside `target`: temporary file, `fsync`, `rename`, `fsync` of the directory.
     package func write(for target: String) throws {
         try FileSystem.replaceDurably(Self.path(for: target), with: Data(encoded.utf8))
     }
 
-    /// Removes the journal (and a half-written one) beside `target`, then flushes the folder.
+    /// Removes the journal (and a half-written one) beside `target`, then flushes the directory.
     package static func remove(for target: String) throws {
         let path = path(for: target)
         try FileSystem.removeLeftover(path + ".tmp", leavingForeign: true)

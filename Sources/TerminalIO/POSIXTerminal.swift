@@ -44,7 +44,7 @@ public enum POSIXTerminal {
     }
 
     /// One byte of `descriptor` (retried on `EINTR`), telling the end of input from an error
-    /// (a folder gives `EISDIR`).
+    /// (a directory gives `EISDIR`).
     static func readOneByte(_ descriptor: Int32) -> ByteRead {
         var byte: UInt8 = 0
         while true {

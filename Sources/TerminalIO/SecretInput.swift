@@ -25,7 +25,7 @@ public enum SecretInput {
         case endOfInput
         /// The line is longer than the buffer; reading stopped there (the rest is not used).
         case tooLong
-        /// `read(2)` failed (a folder, an I/O error).
+        /// `read(2)` failed (a directory, an I/O error).
         case failed
     }
 

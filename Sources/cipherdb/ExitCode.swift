@@ -20,7 +20,7 @@ enum ExitCode: Int32, CaseIterable {
         case .usage: "usage error: unknown command or option, missing argument, password given as an argument"
         case .wrongPassword: "wrong password (or other cipher settings), or a password the policy rejects"
         case .notADatabase: "not a database, or corrupt (failed integrity check)"
-        case .fileMissing: "the database file (or its folder) does not exist"
+        case .fileMissing: "the database file (or its directory) does not exist"
         case .wrongKind: "plaintext database where an encrypted one was expected, or the reverse"
         }
     }
@@ -30,7 +30,7 @@ enum ExitCode: Int32, CaseIterable {
         switch error {
         case .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidPassword: self = .wrongPassword
         case .notADatabase, .corrupt: self = .notADatabase
-        case .fileNotFound, .parentFolderMissing: self = .fileMissing
+        case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
         case .invalidOption, .unsupportedOption: self = .usage
         default: self = .failure

@@ -12,9 +12,9 @@ enum InfoCommand {
         let info = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path))
         Console.sayEscaped("file: \(invocation.path)")
         Console.sayEscaped("kind: \(info.kind)")
-        if let size = info.size, info.kind != .folder { Console.sayEscaped("size: \(size) bytes") }
+        if let size = info.size, info.kind != .directory { Console.sayEscaped("size: \(size) bytes") }
         switch info.kind {
-        case .missing, .parentFolderMissing:
+        case .missing, .parentDirectoryMissing:
             throw info.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
         case .plaintextSQLite:
             Console.sayEscaped("page size: \(info.plaintextPageSize ?? 0)")

@@ -9,7 +9,7 @@ import SQLCipherManager
 /// file with each recorded set before saying anything, so a stale record is harmless.
 ///
 /// Written like the library's own files (``DatabaseTools/writeFileDurably(_:to:)``: a
-/// temporary `DB.cipherdb-settings.tmp`, `fsync`, `rename`, `fsync` of the folder), and written
+/// temporary `DB.cipherdb-settings.tmp`, `fsync`, `rename`, `fsync` of the directory), and written
 /// *before* the re-encryption with both the new settings and the ones the file had
 /// (`previous.` lines), so that whatever a crash leaves, the record names the settings that
 /// open the file; after the change it is rewritten with the new settings only.

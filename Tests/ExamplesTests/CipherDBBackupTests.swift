@@ -24,27 +24,27 @@ import Testing
         #expect(renamed.status == 0, "\(renamed.output)")
         #expect(try names("other.db", password: "backup-pass-1").stdout.contains("MARKER-2"))
         #expect(try names("other.db", password: password).status == 3)
-        #expect(!folder.exists("copy.db.scm-backup") && !folder.exists("copy.db.scm-journal"))
+        #expect(!directory.exists("copy.db.scm-backup") && !directory.exists("copy.db.scm-journal"))
     }
 
     @Test func backupRefusesAnExistingDestinationAMissingToAndAKeySlotDatabaseWithoutANewKey() throws {
         try cli.createDatabase("CREATE TABLE t(name TEXT)")
-        try Data("taken".utf8).write(to: folder.url.appendingPathComponent("taken.db"))
+        try Data("taken".utf8).write(to: directory.url.appendingPathComponent("taken.db"))
         let taken = try cli(["backup", "db.db", "--to", "taken.db"] + fast, stdin: password + "\n")
         #expect(taken.status != 0 && taken.stderr.contains("taken.db"), "\(taken.output)")
-        #expect(folder.bytes("taken.db") == Data("taken".utf8))
+        #expect(directory.bytes("taken.db") == Data("taken".utf8))
         let noTo = try cli(["backup", "db.db"] + fast, stdin: password + "\n")
         #expect(noTo.status == 2 && noTo.stderr.contains("--to PATH"), "\(noTo.output)")
 
         #expect(try cli(["keys", "slots.db", "create"] + fast, stdin: "slot-pass-1\n").status == 0)
         let slots = try cli(["backup", "slots.db", "--to", "slots-copy.db"] + fast, stdin: "slot-pass-1\n")
         #expect(slots.status == 2 && slots.stderr.contains("--new-password-env"), "\(slots.output)")
-        #expect(!folder.exists("slots-copy.db"))
+        #expect(!directory.exists("slots-copy.db"))
         let own = try cli(
             ["backup", "slots.db", "--to", "slots-copy.db", "--new-password-env", "NEWPW"] + fast, stdin: "slot-pass-1\n",
             environment: ["NEWPW": "own-pass-1"])
         #expect(own.status == 0, "\(own.output)")
-        #expect(!folder.exists("slots-copy.db.scm-keys"))
+        #expect(!directory.exists("slots-copy.db.scm-keys"))
         #expect(try cli(["verify", "slots-copy.db"] + fast, stdin: "own-pass-1\n").status == 0)
     }
 

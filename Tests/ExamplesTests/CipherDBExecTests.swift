@@ -30,7 +30,7 @@ import Testing
 
     @Test func sqlFromAFile() throws {
         try cli.createDatabase("SELECT 1")
-        try folder.write("migration.sql", Self.script)
+        try directory.write("migration.sql", Self.script)
         let result = try exec(["--file", "migration.sql"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.stdout == "name\traw\nann\tx'00ff'\nbob\t\\N\n\nn\n2\n", "\(result.stdout)")
@@ -38,7 +38,7 @@ import Testing
 
     @Test func theSQLComesFromExactlyOnePlace() throws {
         try cli.createDatabase("SELECT 1")
-        try folder.write("q.sql", "SELECT 1")
+        try directory.write("q.sql", "SELECT 1")
         let both = try exec(["SELECT 2", "--file", "q.sql"])
         #expect(both.status == 2)
         #expect(both.stderr.contains("either the SQL argument or --file PATH"))
@@ -89,7 +89,7 @@ import Testing
     /// At a terminal, `-` asks for the password (no echo), then reads SQL up to Ctrl-D.
     @Test func sqlTypedAtATerminalAfterThePassword() throws {
         try cli.createDatabase("CREATE TABLE t(x); INSERT INTO t VALUES ('MARKER')")
-        let session = try PseudoTerminalSession("cipherdb", ["exec", "db.db", "-"] + fast, in: folder.url)
+        let session = try PseudoTerminalSession("cipherdb", ["exec", "db.db", "-"] + fast, in: directory.url)
         try session.type(password, after: "Password for db.db: ", echo: false)
         // Typed ahead: the terminal keeps the lines until cipherdb reads them after the open.
         session.send("SELECT x FROM t;\n\u{04}")

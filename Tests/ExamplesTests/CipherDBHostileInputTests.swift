@@ -113,7 +113,7 @@ extension HostileCommands {
                     status: 2, mentions: "not valid UTF-8", stdin: Data(),
                     arrange: { cli in
                         try TemplateDatabase.write(cli)
-                        try cli.folder.writeSecret("pw", line)
+                        try cli.directory.writeSecret("pw", line)
                     }),
             ]
         } + [
@@ -126,7 +126,7 @@ extension HostileCommands {
                 arguments: ["rekey", "db.db", "--new-password-file", "new"] + fast, status: 2, mentions: "--new-password-file",
                 arrange: { cli in
                     try TemplateDatabase.write(cli)
-                    try cli.folder.writeSecret("new", Data([0xFE, 0xFF, 0x0A]))
+                    try cli.directory.writeSecret("new", Data([0xFE, 0xFF, 0x0A]))
                 }),
             HostileCommand(
                 name: "encrypt, password on stdin not UTF-8", arguments: ["encrypt", "plain.db", "--to", "enc.db"] + fast,
@@ -140,21 +140,21 @@ extension HostileCommands {
                 stdin: Data(),
                 arrange: { cli in
                     try TemplateDatabase.write(cli)
-                    try cli.folder.writeSecret("pw", Data((cli.password + "\n").utf8), mode: mode)
+                    try cli.directory.writeSecret("pw", Data((cli.password + "\n").utf8), mode: mode)
                 })
         } + [
             HostileCommand(
                 name: "create, password file with mode 644", arguments: ["create", "new.db", "--password-file", "pw"] + fast,
                 status: 2, mentions: "accessible by other users", stdin: Data(),
                 arrange: { cli in
-                    try cli.folder.writeSecret("pw", Data("new-pass-77\n".utf8), mode: 0o644)
+                    try cli.directory.writeSecret("pw", Data("new-pass-77\n".utf8), mode: 0o644)
                 }),
             HostileCommand(
-                name: "password file is a folder", arguments: ["verify", "db.db", "--password-file", "sub"] + fast,
+                name: "password file is a directory", arguments: ["verify", "db.db", "--password-file", "sub"] + fast,
                 status: 1, mentions: "Cannot read the password file", stdin: Data(),
                 arrange: { cli in
                     try TemplateDatabase.write(cli)
-                    try FileManager.default.createDirectory(atPath: cli.folder.path("sub"), withIntermediateDirectories: false)
+                    try FileManager.default.createDirectory(atPath: cli.directory.path("sub"), withIntermediateDirectories: false)
                 }),
             HostileCommand(
                 name: "password file is missing", arguments: ["verify", "db.db", "--password-file", "none"] + fast,
@@ -165,14 +165,14 @@ extension HostileCommands {
                 stdin: Data(),
                 arrange: { cli in
                     try TemplateDatabase.write(cli)
-                    try cli.folder.writeSecret("big", Data(repeating: UInt8(ascii: "x"), count: 2 << 20))
+                    try cli.directory.writeSecret("big", Data(repeating: UInt8(ascii: "x"), count: 2 << 20))
                 }),
             HostileCommand(
                 name: "wrong password with a CRLF line", arguments: ["verify", "db.db", "--password-file", "pw"] + fast,
                 status: 3, mentions: "Incorrect password", stdin: Data(), secrets: ["wrong-pass-9"],
                 arrange: { cli in
                     try TemplateDatabase.write(cli)
-                    try cli.folder.writeSecret("pw", Data("wrong-pass-9\r\n".utf8))
+                    try cli.directory.writeSecret("pw", Data("wrong-pass-9\r\n".utf8))
                 }),
         ]
 }
@@ -185,7 +185,7 @@ extension HostileCommands {
     }
 
     private static func file(_ bytes: Data, _ name: String = "db.db") -> @Sendable (CipherDBFixture) throws -> Void {
-        { try bytes.write(to: $0.folder.url.appendingPathComponent(name)) }
+        { try bytes.write(to: $0.directory.url.appendingPathComponent(name)) }
     }
 
     static let header = Data("SQLite format 3".utf8 + [0])
@@ -232,13 +232,13 @@ extension HostileCommands {
             mentions: "needs a value", stdin: Data(), arrange: withDatabase),
         HostileCommand(
             name: "create through a file", arguments: ["create", "db.db/sub.db"] + fast, status: 1,
-            mentions: "db.db is a file, not a folder", arrange: withDatabase),
+            mentions: "db.db is a file, not a directory", arrange: withDatabase),
         HostileCommand(
             name: "verify through a file", arguments: ["verify", "db.db/sub.db"] + fast, status: 1,
-            mentions: "db.db is a file, not a folder", arrange: withDatabase),
+            mentions: "db.db is a file, not a directory", arrange: withDatabase),
         HostileCommand(
             name: "encrypt --to through a file", arguments: ["encrypt", "plain.db", "--to", "db.db/e.db"] + fast,
-            status: 1, mentions: "not a folder",
+            status: 1, mentions: "not a directory",
             arrange: { cli in
                 try TemplateDatabase.write(cli)
                 try PlainDatabase.write(cli)
@@ -247,7 +247,7 @@ extension HostileCommands {
             name: "verify an existing database at a path too long for SQLite",
             arguments: ["verify", longPath + "/db.db"] + fast, status: 1, mentions: "too long for SQLite",
             arrange: { cli in
-                try FileManager.default.createDirectory(atPath: cli.folder.path(longPath), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: cli.directory.path(longPath), withIntermediateDirectories: true)
                 try TemplateDatabase.write(cli, longPath + "/db.db")
             }),
         HostileCommand(
@@ -255,7 +255,7 @@ extension HostileCommands {
             status: 1, mentions: "too long"),
     ]
 
-    /// Folders of 120-byte names: about 600 bytes, over SQLite's 512 (`mxPathname`).
+    /// Directories of 120-byte names: about 600 bytes, over SQLite's 512 (`mxPathname`).
     static let longPath = Array(repeating: String(repeating: "p", count: 120), count: 5).joined(separator: "/")
 }
 
@@ -275,12 +275,12 @@ extension HostileCommands {
     /// A file name that is not UTF-8 is refused, not turned into `\u{FFFD}\u{FFFD}.db`
     /// (through bash: a `Process` argument is a Swift `String`, always UTF-8).
     @Test func aFileNameThatIsNotUTF8IsRefused() throws {
-        let folder = try ScratchFolder()
+        let directory = try ScratchDirectory()
         let (status, text) = try Program.runBash(
-            "printf 'pw-secret-5\\n' | \"$CIPHERDB\" create $'\\xff\\xfe.db' --kdf-iter 4000 --legacy-kdf", in: folder.url)
+            "printf 'pw-secret-5\\n' | \"$CIPHERDB\" create $'\\xff\\xfe.db' --kdf-iter 4000 --legacy-kdf", in: directory.url)
         #expect(status == 2, "\(text)")
         #expect(text.contains("not valid UTF-8"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 }
 
@@ -297,7 +297,7 @@ extension HostileCommands {
 
     @Test(arguments: ["\n", "\r\n", "", "\nsecond line\n", "\r\nsecond line\r\n"])
     func aPasswordFileWithAnyLineEndingOpens(_ rest: String) throws {
-        try folder.writeSecret("pw", Data((password + rest).utf8))
+        try directory.writeSecret("pw", Data((password + rest).utf8))
         let result = try cli(["verify", "db.db", "--password-file", "pw"] + fast)
         #expect(result.status == 0, "\(result.output)")
     }
@@ -313,8 +313,8 @@ extension HostileCommands {
     }
 
     @Test func aNamedPipeIsReadAsAPasswordFile() throws {
-        try #require(mkfifo(folder.path("pw.fifo"), 0o600) == 0)
-        let writer = Thread { [path = folder.path("pw.fifo"), password] in
+        try #require(mkfifo(directory.path("pw.fifo"), 0o600) == 0)
+        let writer = Thread { [path = directory.path("pw.fifo"), password] in
             FileHandle(forWritingAtPath: path)?.write(Data((password + "\n").utf8))
         }
         writer.start()
@@ -325,7 +325,7 @@ extension HostileCommands {
     @Test func processSubstitutionIsReadAsAPasswordFile() throws {
         let (status, text) = try Program.runBash(
             "\"$CIPHERDB\" verify db.db --password-file <(printf '%s\\n' \"$PW\") --kdf-iter 4000 --legacy-kdf",
-            in: folder.url, environment: ["PW": password])
+            in: directory.url, environment: ["PW": password])
         #expect(status == 0, "\(text)")
         #expect(text.contains("integrity: ok"))
     }
@@ -333,10 +333,10 @@ extension HostileCommands {
     /// Two passwords that differ only in bytes that are not UTF-8 no longer collide: the first
     /// is refused, so it cannot open (or create) anything.
     @Test func invalidUTF8PasswordsDoNotCollide() throws {
-        let create = try Program.start("cipherdb", ["create", "x.db"] + fast, in: folder.url)
+        let create = try Program.start("cipherdb", ["create", "x.db"] + fast, in: directory.url)
         create.send(bytes: Data([0xFF, 0xFE] + Array("-Fz\n".utf8)))
         create.closeInput()
         #expect(try create.wait().status == 2)
-        #expect(!folder.exists("x.db"))
+        #expect(!directory.exists("x.db"))
     }
 }

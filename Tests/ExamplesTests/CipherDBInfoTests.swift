@@ -10,7 +10,7 @@ import Testing
 
     @Test func aStaleHeaderPageCountIsNotRepeated() throws {
         try PlainDatabase.write(cli)
-        var bytes = folder.bytes("plain.db")
+        var bytes = directory.bytes("plain.db")
         let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
         let pages = bytes.count / pageSize
         let fresh = try cli(["info", "plain.db"])
@@ -19,7 +19,7 @@ import Testing
         // the change counter (24), as a program other than SQLite 3.7+ leaves it.
         bytes.replaceSubrange(28..<32, with: [0, 0, 0x03, 0xE8])
         bytes[95] = bytes[27] &+ 1
-        try bytes.write(to: folder.url.appendingPathComponent("plain.db"))
+        try bytes.write(to: directory.url.appendingPathComponent("plain.db"))
         let stale = try cli(["info", "plain.db"])
         #expect(stale.status == 0, "\(stale.output)")
         #expect(stale.stdout.contains("pages: \(pages)\n"), "\(stale.stdout)")

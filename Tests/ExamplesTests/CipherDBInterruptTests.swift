@@ -17,7 +17,7 @@ import Testing
     static let trials = 8
 
     /// The environment of every run: the passwords, and a `$TMPDIR` of the test's own.
-    var environment: [String: String] { ["PW": password, "NEW": "new-pass-2", "TMPDIR": folder.path("tmp")] }
+    var environment: [String: String] { ["PW": password, "NEW": "new-pass-2", "TMPDIR": directory.path("tmp")] }
 
     /// What one command's interrupted runs are checked against.
     struct Case {
@@ -47,7 +47,7 @@ import Testing
                     if changed {
                         try expectRows("victim.db", password: "PW", trial)
                     } else {
-                        #expect(folder.bytes("victim.db") == folder.bytes("pristine.db"), "\(trial): the plaintext file changed")
+                        #expect(directory.bytes("victim.db") == directory.bytes("pristine.db"), "\(trial): the plaintext file changed")
                     }
                 }))
     }
@@ -58,11 +58,11 @@ import Testing
             Case(
                 label: "decrypt --to", arguments: ["decrypt", "db.db", "--to", "out.db", "--password-env", "PW"] + fast,
                 success: "Wrote a plaintext copy of db.db to out.db.",
-                reset: { try? FileManager.default.removeItem(atPath: folder.path("out.db")) },
+                reset: { try? FileManager.default.removeItem(atPath: directory.path("out.db")) },
                 check: { changed, trial in
-                    #expect(folder.exists("out.db") == changed, "\(trial): out.db exists: \(folder.exists("out.db"))")
+                    #expect(directory.exists("out.db") == changed, "\(trial): out.db exists: \(directory.exists("out.db"))")
                     if changed {
-                        #expect(folder.isPlaintextSQLite("out.db"), "\(trial)")
+                        #expect(directory.isPlaintextSQLite("out.db"), "\(trial)")
                         let info = try cli(["info", "out.db"])
                         #expect(info.stdout.contains("kind: plaintext SQLite database"), "\(trial): \(info.output)")
                     }
@@ -72,7 +72,7 @@ import Testing
 
     @Test func interruptedRekey() throws {
         try makeDatabase()
-        try FileManager.default.copyItem(atPath: folder.path("db.db"), toPath: folder.path("pristine.db"))
+        try FileManager.default.copyItem(atPath: directory.path("db.db"), toPath: directory.path("pristine.db"))
         try run(
             Case(
                 label: "rekey", arguments: ["rekey", "db.db", "--password-env", "PW", "--new-password-env", "NEW"] + fast,
@@ -88,14 +88,14 @@ import Testing
 
     @Test func interruptedSettings() throws {
         try makeDatabase()
-        try FileManager.default.copyItem(atPath: folder.path("db.db"), toPath: folder.path("pristine.db"))
+        try FileManager.default.copyItem(atPath: directory.path("db.db"), toPath: directory.path("pristine.db"))
         try run(
             Case(
                 label: "settings", arguments: ["settings", "db.db", "--password-env", "PW", "--set-page-size", "8192"] + fast,
                 success: "Re-encrypted db.db with",
                 reset: {
                     try replace("db.db", with: "pristine.db")
-                    try? FileManager.default.removeItem(atPath: folder.path("db.db.cipherdb-settings"))
+                    try? FileManager.default.removeItem(atPath: directory.path("db.db.cipherdb-settings"))
                 },
                 check: { changed, trial in
                     try expectRows("db.db", password: "PW", trial, extra: changed ? ["--page-size", "8192"] : [])
@@ -107,7 +107,7 @@ import Testing
         try #require(create.status == 0, "\(create.output)")
         try fill("db.db")
         for name in ["db.db", "db.db.scm-keys"] {
-            try FileManager.default.copyItem(atPath: folder.path(name), toPath: folder.path("pristine-" + name))
+            try FileManager.default.copyItem(atPath: directory.path(name), toPath: directory.path("pristine-" + name))
         }
         let before = try exportKey()
         try run(
@@ -130,7 +130,7 @@ import Testing
     @Test(arguments: [SIGINT, SIGTERM]) func aSignalDuringAWaitForInputEndsAtOnce(signal: Int32) throws {
         try makeDatabase()
         let running = try Program.start(
-            "cipherdb", ["rekey", "db.db", "--password-env", "PW"] + fast, in: folder.url, environment: environment)
+            "cipherdb", ["rekey", "db.db", "--password-env", "PW"] + fast, in: directory.url, environment: environment)
         defer { running.closeInput() }
         usleep(1_500_000)  // past the open: it now reads stdin, which stays open and empty
         try #require(running.process.isRunning, "\(running.stdout)")
@@ -148,7 +148,7 @@ import Testing
     /// Runs `test` once whole (its duration spans the signals), then ``trials`` times with a
     /// signal at a random moment, SIGINT and SIGTERM in turn.
     func run(_ test: Case) throws {
-        try FileManager.default.createDirectory(atPath: folder.path("tmp"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.path("tmp"), withIntermediateDirectories: true)
         var random = SplitMix(seed: Self.seed)
         try test.reset()
         let start = Date()
@@ -162,7 +162,7 @@ import Testing
             let signal = trial % 2 == 0 ? SIGINT : SIGTERM
             let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
             let delay = Double.random(in: 0...(duration * 1.1), using: &random)
-            let running = try Program.start("cipherdb", test.arguments, in: folder.url, environment: environment)
+            let running = try Program.start("cipherdb", test.arguments, in: directory.url, environment: environment)
             usleep(UInt32(delay * 1_000_000))
             kill(running.process.processIdentifier, signal)
             let result = try running.wait()
@@ -190,13 +190,13 @@ import Testing
 
     /// Temporary files beside the database or in `$TMPDIR` (the runner's output files aside).
     var leftovers: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []
         let beside = names.filter { name in
             !name.hasPrefix(".out-") && !name.hasPrefix(".err-")
                 && (name.hasSuffix("-journal") || name.hasSuffix("-wal") || name.hasSuffix(".tmp")
                     || (name.contains(".scm-") && !name.hasSuffix(".scm-keys") && !name.hasSuffix(".scm-settings")))
         }
-        return beside + ((try? FileManager.default.contentsOfDirectory(atPath: folder.path("tmp"))) ?? []).map { "tmp/" + $0 }
+        return beside + ((try? FileManager.default.contentsOfDirectory(atPath: directory.path("tmp"))) ?? []).map { "tmp/" + $0 }
     }
 
     // MARK: - Files
@@ -225,10 +225,10 @@ import Testing
     }
 
     func replace(_ name: String, with pristine: String) throws {
-        for suffix in ["", "-journal"] where folder.exists(name + suffix) {
-            try FileManager.default.removeItem(atPath: folder.path(name + suffix))
+        for suffix in ["", "-journal"] where directory.exists(name + suffix) {
+            try FileManager.default.removeItem(atPath: directory.path(name + suffix))
         }
-        try FileManager.default.copyItem(atPath: folder.path(pristine), toPath: folder.path(name))
+        try FileManager.default.copyItem(atPath: directory.path(pristine), toPath: directory.path(name))
     }
 
     func expectRows(_ name: String, password variable: String, _ trial: String, extra: [String] = []) throws {

@@ -15,8 +15,8 @@ import Testing
 
     @Test func createExecVerifyInfoRekeyAndDecryptWithKeyFiles() throws {
         let key = randomKey()
-        try folder.writeSecret("db.key", key)
-        try folder.writeSecret("hex.key", Data((key.map { String(format: "%02x", $0) }.joined() + "\n").utf8))
+        try directory.writeSecret("db.key", key)
+        try directory.writeSecret("hex.key", Data((key.map { String(format: "%02x", $0) }.joined() + "\n").utf8))
         #expect(try cli(["create", "db.db", "--key-file", "db.key"]).status == 0)
         #expect(try cli(["exec", "db.db", "CREATE TABLE t(x); INSERT INTO t VALUES (42)", "--key-file", "db.key"]).status == 0)
         let read = try cli(["exec", "db.db", "SELECT x FROM t", "--key-file", "hex.key"])
@@ -26,14 +26,14 @@ import Testing
         // A password does not open it.
         #expect(try cli(["verify", "db.db"], stdin: "not-the-key\n").status == 3)
 
-        try folder.writeSecret("new.key", randomKey())
+        try directory.writeSecret("new.key", randomKey())
         let rekey = try cli(["rekey", "db.db", "--key-file", "db.key", "--new-key-file", "new.key"])
         #expect(rekey.status == 0, "\(rekey.output)")
         #expect(try cli(["verify", "db.db", "--key-file", "db.key"]).status == 3)
         #expect(try cli(["verify", "db.db", "--key-file", "new.key"]).status == 0)
         let decrypt = try cli(["decrypt", "db.db", "--to", "plain.db", "--key-file", "new.key"])
         #expect(decrypt.status == 0, "\(decrypt.output)")
-        #expect(folder.isPlaintextSQLite("plain.db"))
+        #expect(directory.isPlaintextSQLite("plain.db"))
         let encrypt = try cli(["encrypt", "plain.db", "--key-file", "db.key"])
         #expect(encrypt.status == 0, "\(encrypt.output)")
         #expect(try cli(["exec", "plain.db", "SELECT x FROM t", "--key-file", "db.key"]).stdout.contains("42"))
@@ -42,15 +42,15 @@ import Testing
     }
 
     @Test func anUnsafeOrMalformedKeyFileIsRefusedAndNothingIsCreated() throws {
-        try folder.writeSecret("open.key", randomKey(), mode: 0o644)
+        try directory.writeSecret("open.key", randomKey(), mode: 0o644)
         let open = try cli(["create", "db.db", "--key-file", "open.key"])
         #expect(open.status == 1)
         #expect(open.stderr.contains("accessible to other users"), "\(open.stderr)")
-        try folder.writeSecret("short.key", Data(count: 31))
+        try directory.writeSecret("short.key", Data(count: 31))
         let short = try cli(["create", "db.db", "--key-file", "short.key"])
         #expect(short.status == 1)
         #expect(short.stderr.contains("malformed"), "\(short.stderr)")
-        #expect(!folder.exists("db.db"))
+        #expect(!directory.exists("db.db"))
         let both = try cli(["create", "db.db", "--key-file", "short.key", "--password-file", "short.key"])
         #expect(both.status == 2)
     }

@@ -11,7 +11,7 @@ import Testing
     @Test func keysCreateAddChangeRemoveRecoverRotateAndExport() throws {
         let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")
         try #require(create.status == 0, "\(create.output)")
-        #expect(folder.exists("db.db.scm-keys"))
+        #expect(directory.exists("db.db.scm-keys"))
         let fill = try cli(["exec", "db.db", "CREATE TABLE t(x); INSERT INTO t VALUES (42)"] + fast, stdin: "first-pass\n")
         #expect(fill.status == 0, "\(fill.output)")
         let add = try cli(["keys", "db.db", "add-password"] + fast, stdin: "first-pass\nsecond-pass\n")
@@ -38,7 +38,7 @@ import Testing
         #expect(pragma.hasPrefix("PRAGMA key = \"x'") && pragma.count == "PRAGMA key = \"x'\"';".count + 64, "\(pragma)")
         let shell = try Program.runBash(
             "printf '%s\\nSELECT x FROM t;\\n' \"$PRAGMA\" | sqlcipher -batch -bail -init /dev/null db.db",
-            in: folder.url, environment: ["PRAGMA": pragma, "PATH": "/usr/bin:/bin"])
+            in: directory.url, environment: ["PRAGMA": pragma, "PATH": "/usr/bin:/bin"])
         #expect(shell.0 == 0 && shell.1.contains("42"), "\(shell.1)")
     }
 
@@ -52,7 +52,7 @@ import Testing
         #expect(convert.status == 0, "\(convert.output)")
         let rekey = try cli(["rekey", "db.db"] + fast, stdin: password + "\nother-pass\n")
         #expect(rekey.status != 0, "\(rekey.output)")
-        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("db.db.scm-keys"))
+        try FileManager.default.removeItem(at: directory.url.appendingPathComponent("db.db.scm-keys"))
         let missing = try cli(["keys", "db.db", "list"] + fast)
         #expect(missing.status == 4 && missing.stderr.contains("backup"), "\(missing.output)")
     }
@@ -62,7 +62,7 @@ import Testing
     @Test func keysRefusesOldAndPlantedSlotFiles() throws {
         let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")
         try #require(create.status == 0, "\(create.output)")
-        let slots = folder.url.appendingPathComponent("db.db.scm-keys")
+        let slots = directory.url.appendingPathComponent("db.db.scm-keys")
         let old = try Data(contentsOf: slots)
         let change = try cli(["keys", "db.db", "change-password"] + fast, stdin: "first-pass\nsecond-pass\n")
         #expect(change.status == 0, "\(change.output)")
@@ -71,11 +71,11 @@ import Testing
         let rolledBack = try cli(["exec", "db.db", "SELECT 1"] + fast, stdin: "first-pass\n")
         #expect(rolledBack.status != 0 && rolledBack.stderr.contains("older"), "\(rolledBack.output)")
         try current.write(to: slots)
-        try Data("garbage".utf8).write(to: folder.url.appendingPathComponent("db.db.scm-keys.next"))
+        try Data("garbage".utf8).write(to: directory.url.appendingPathComponent("db.db.scm-keys.next"))
         let debris = try cli(["exec", "db.db", "SELECT 7"] + fast, stdin: "second-pass\n")
         #expect(debris.status == 0 && debris.stdout.contains("7"), "\(debris.output)")
         try FileManager.default.removeItem(at: slots)
-        let fifo = try Program.runBash("mkfifo db.db.scm-keys", in: folder.url, environment: ["PATH": "/usr/bin:/bin"])
+        let fifo = try Program.runBash("mkfifo db.db.scm-keys", in: directory.url, environment: ["PATH": "/usr/bin:/bin"])
         #expect(fifo.0 == 0)
         let list = try cli(["keys", "db.db", "list"] + fast)
         #expect(list.status == 4 && list.stderr.contains("pipe") && !list.stderr.contains("Permission denied"), "\(list.output)")

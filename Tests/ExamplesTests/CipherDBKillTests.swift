@@ -25,7 +25,7 @@ import Testing
     }
 
     var leftovers: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.url.path)) ?? []).filter { $0.contains(".scm-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).filter { $0.contains(".scm-") }
     }
 
     @Test func killedEncryptIsRecoveredByTheNextCommand() throws {
@@ -35,7 +35,7 @@ import Testing
         let environment = ["PW": "kill-pass-1"]
         let encrypt = ["encrypt", "victim.db", "--password-env", "PW"] + fast
         // How long an uninterrupted encrypt takes here: the kills fall inside it.
-        try FileManager.default.copyItem(atPath: folder.path("plain.db"), toPath: folder.path("victim.db"))
+        try FileManager.default.copyItem(atPath: directory.path("plain.db"), toPath: directory.path("victim.db"))
         let start = Date()
         let whole = try cli(encrypt, environment: environment)
         try #require(whole.status == 0, "\(whole.output)")
@@ -43,9 +43,9 @@ import Testing
         var states = ["plaintext": 0, "encrypted": 0]
         var recovered = 0
         for trial in 0..<12 {
-            try FileManager.default.removeItem(atPath: folder.path("victim.db"))
-            try FileManager.default.copyItem(atPath: folder.path("plain.db"), toPath: folder.path("victim.db"))
-            let running = try Program.start("cipherdb", encrypt, in: folder.url, environment: environment)
+            try FileManager.default.removeItem(atPath: directory.path("victim.db"))
+            try FileManager.default.copyItem(atPath: directory.path("plain.db"), toPath: directory.path("victim.db"))
+            let running = try Program.start("cipherdb", encrypt, in: directory.url, environment: environment)
             usleep(UInt32(Double.random(in: 0...duration, using: &random) * 1_000_000))
             kill(running.process.processIdentifier, SIGKILL)
             _ = try running.wait()
@@ -57,7 +57,7 @@ import Testing
                 : try cli(["verify", "victim.db", "--password-env", "PW"] + fast, environment: environment)
             #expect(leftovers.isEmpty, "trial \(trial): \(leftovers) left after \(look.output)")
             if look.output.contains("rolled back the interrupted") || look.output.contains("finished the interrupted") { recovered += 1 }
-            let plaintext = folder.isPlaintextSQLite("victim.db")
+            let plaintext = directory.isPlaintextSQLite("victim.db")
             states[plaintext ? "plaintext" : "encrypted", default: 0] += 1
             if useInfo {
                 #expect(look.status == 0, "trial \(trial): \(look.output)")

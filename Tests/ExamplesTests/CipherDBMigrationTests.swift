@@ -25,17 +25,17 @@ import Testing
 
     @Test func rekeyWithAWrongOldPasswordExits3AndChangesNothing() throws {
         try createSample()
-        let before = folder.bytes("db.db")
+        let before = directory.bytes("db.db")
         let rekey = try cli(["rekey", "db.db", "--new-password-env", "NEWPW"] + fast, stdin: "wrong\n", environment: ["NEWPW": "x-1"])
         #expect(rekey.status == 3)
-        #expect(folder.bytes("db.db") == before)
+        #expect(directory.bytes("db.db") == before)
     }
 
     @Test func decryptThenEncryptInPlaceAndToAFile() throws {
         try createSample()
         let decrypt = try cli(["decrypt", "db.db", "--to", "plain.db"] + fast, stdin: password + "\n")
         #expect(decrypt.status == 0, "\(decrypt.output)")
-        #expect(folder.isPlaintextSQLite("plain.db"))
+        #expect(directory.isPlaintextSQLite("plain.db"))
         let info = try cli(["info", "plain.db"])
         #expect(info.stdout.contains("kind: plaintext SQLite database"))
         #expect(info.stdout.contains("schema version: 3"))
@@ -43,13 +43,13 @@ import Testing
 
         let copy = try cli(["encrypt", "plain.db", "--to", "copy.db"] + fast, stdin: "copy-pass-1\n")
         #expect(copy.status == 0, "\(copy.output)")
-        #expect(folder.isPlaintextSQLite("plain.db"), "encrypt --to must leave the source alone")
+        #expect(directory.isPlaintextSQLite("plain.db"), "encrypt --to must leave the source alone")
         #expect(try names("copy.db", password: "copy-pass-1", settings: fast).stdout.contains("MARKER-2"))
 
         let inPlace = try cli(["encrypt", "plain.db"] + fast, stdin: "place-pass-1\n")
         #expect(inPlace.status == 0, "\(inPlace.output)")
-        #expect(!folder.isPlaintextSQLite("plain.db"))
-        #expect(!folder.fileContains("plain.db", "MARKER-1"))
+        #expect(!directory.isPlaintextSQLite("plain.db"))
+        #expect(!directory.fileContains("plain.db", "MARKER-1"))
         #expect(try names("plain.db", password: "place-pass-1", settings: fast).stdout.contains("MARKER-1"))
     }
 

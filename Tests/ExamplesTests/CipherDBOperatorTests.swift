@@ -49,12 +49,12 @@ import Testing
     }
 
     @Test func pathsAreShownAsGivenAndMessagesNameNoLibraryAPI() throws {
-        try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.path("sub"), withIntermediateDirectories: true)
         let create = try cli(["create", "sub/db.db"] + fast, stdin: password + "\n")
         try #require(create.status == 0, "\(create.output)")
         let plainSQL = "CREATE TABLE p(x); INSERT INTO p VALUES (1);"
         let shell = try SQLCipherShell.require()
-        try #require(try SQLCipherShell.run(shell, folder.path("sub/plain.db"), plainSQL + "\n").status == 0)
+        try #require(try SQLCipherShell.run(shell, directory.path("sub/plain.db"), plainSQL + "\n").status == 0)
         let failures: [(arguments: [String], stdin: String, code: Int32, shows: String)] = [
             (["verify", "sub/db.db"] + fast, "wrong-password\n", 3, "Incorrect password for sub/db.db"),
             (["verify", "sub/db.db"], password + "\n", 3, "The password is right; sub/db.db uses kdf_iter 4000"),
@@ -72,12 +72,12 @@ import Testing
             let result = try cli(failure.arguments, stdin: failure.stdin)
             #expect(result.status == failure.code, "\(failure.arguments): \(result.output)")
             #expect(result.stderr.contains(failure.shows), "\(failure.arguments): \(result.stderr)")
-            #expect(!result.stderr.contains(folder.url.path), "an absolute path: \(result.stderr)")
+            #expect(!result.stderr.contains(directory.url.path), "an absolute path: \(result.stderr)")
             for word in Self.libraryWords {
                 #expect(!result.stderr.contains(word), "\(failure.arguments) names \(word): \(result.stderr)")
             }
         }
-        #expect(!folder.exists("sub/odd.db") && !folder.exists("sub/new.db"))
+        #expect(!directory.exists("sub/odd.db") && !directory.exists("sub/new.db"))
     }
 
     @Test func helpListsTheNewOptionsAndTheVersion() throws {

@@ -13,11 +13,11 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("`ps`"))
         #expect(result.stderr.contains("--password-env"))
-        #expect(!folder.exists("db.db"))
+        #expect(!directory.exists("db.db"))
     }
 
     @Test func passwordFromFileAndFromEnvironment() throws {
-        try folder.writeSecret("pw.txt", Data((password + "\nignored second line\n").utf8))
+        try directory.writeSecret("pw.txt", Data((password + "\nignored second line\n").utf8))
         let create = try cli(["create", "db.db", "--password-file", "pw.txt"] + fast)
         #expect(create.status == 0, "\(create.output)")
         let env = try cli(["verify", "db.db", "--password-env", "DBPW"] + fast, environment: ["DBPW": password])
@@ -34,7 +34,7 @@ import Testing
         let result = try cli(["create", "db.db"] + fast)
         #expect(result.status == 2)
         #expect(result.stderr.contains("No password"))
-        #expect(!folder.exists("db.db"))
+        #expect(!directory.exists("db.db"))
     }
 
     @Test func usageErrorsExit2() throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Issue 23, class 2, through cipherdb: a symbolic link planted beside the database, pointing at
-/// a file elsewhere in the folder, at a name the command creates or lets SQLite create. The
+/// a file elsewhere in the directory, at a name the command creates or lets SQLite create. The
 /// command fails naming the link, the file behind it keeps its bytes, the link stays, and the
 /// database still opens with its password.
 @Suite(.ownThread) struct CipherDBPlantedLinkTests: UsesCipherDB {
@@ -27,18 +27,18 @@ import Testing
     @Test("a link planted at a name cipherdb writes stops the command and is left alone", arguments: cases)
     func aPlantedLinkStopsTheCommand(name: String, command: [String]) throws {
         try cli.createDatabase("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-        let victim = folder.path("victim")
+        let victim = directory.path("victim")
         try Self.victimText.write(to: URL(fileURLWithPath: victim))
-        try FileManager.default.createSymbolicLink(atPath: folder.path(name), withDestinationPath: victim)
+        try FileManager.default.createSymbolicLink(atPath: directory.path(name), withDestinationPath: victim)
         let environment = ["PW": password, "NEW": "new-pass-2"]
         let result = try cli(command + ["--password-env", "PW"] + fast, environment: environment)
         #expect(result.status != 0, "\(name): \(result.output)")
         #expect(result.stderr.contains(name) && result.stderr.contains("refused"), "\(name): \(result.output)")
-        #expect(folder.bytes("victim") == Self.victimText, "\(name): the file behind the link changed")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path(name)) == victim)
-        try FileManager.default.removeItem(atPath: folder.path(name))
+        #expect(directory.bytes("victim") == Self.victimText, "\(name): the file behind the link changed")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path(name)) == victim)
+        try FileManager.default.removeItem(atPath: directory.path(name))
         let count = try cli(["exec", "db.db", "SELECT count(*) FROM t", "--password-env", "PW"] + fast, environment: environment)
         #expect(count.stdout == "count(*)\n1\n", "\(name): \(count.output)")
-        #expect(!folder.exists("out.db"))
+        #expect(!directory.exists("out.db"))
     }
 }

@@ -20,9 +20,9 @@ import Testing
     /// Runs cipherdb with `stdin`, and when it pauses before exit, the passwords of `secrets`
     /// found in its memory (with how many copies), and its exit status.
     func secretsLeft(_ arguments: [String], stdin: String, secrets: [String]) throws -> (status: Int32, found: [String: Int]) {
-        let marker = folder.url.appendingPathComponent("paused").path
+        let marker = directory.url.appendingPathComponent("paused").path
         let running = try Program.start(
-            "cipherdb", arguments, in: folder.url, environment: ["CIPHERDB_TEST_PAUSE_BEFORE_EXIT": marker])
+            "cipherdb", arguments, in: directory.url, environment: ["CIPHERDB_TEST_PAUSE_BEFORE_EXIT": marker])
         running.send(stdin)
         running.closeInput()
         let deadline = Date().addingTimeInterval(60)

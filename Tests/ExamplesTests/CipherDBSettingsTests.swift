@@ -15,10 +15,10 @@ import Testing
         try cli(arguments + passwordEnv, environment: ["DBPW": password])
     }
 
-    /// Every file in the folder with its bytes (the programs' own output files left out).
+    /// Every file in the directory with its bytes (the programs' own output files left out).
     func snapshot() throws -> [String: Data] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix(".") }
-        return Dictionary(uniqueKeysWithValues: names.map { ($0, folder.bytes($0)) })
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { !$0.hasPrefix(".") }
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, directory.bytes($0)) })
     }
 
     @Test(arguments: [
@@ -39,7 +39,7 @@ import Testing
         let flags = settings.joined(separator: " ")
         #expect(plain.stderr.contains("The password is right; db.db uses \(found): add `\(flags)`"), "\(plain.stderr)")
         #expect(plain.stderr.contains("`cipherdb settings db.db \(flags) --set-defaults`"))
-        #expect(try snapshot() == before, "the diagnosis changed the folder")
+        #expect(try snapshot() == before, "the diagnosis changed the directory")
         let info = try run(["info", "db.db"])
         #expect(info.status == 3)
         #expect(info.stdout.contains("unlock: the password is right; the file uses \(found)"), "\(info.stdout)")
@@ -78,7 +78,7 @@ import Testing
             try run(["exec", "db.db", "SELECT x FROM t", "--kdf-iter", "6000", "--legacy-kdf", "--page-size", "2048"]).stdout
                 == "x\nMARKER\n")
         // Without the record only the known sets are tried: 6000 is none of them.
-        try FileManager.default.removeItem(atPath: folder.path("db.db.cipherdb-settings"))
+        try FileManager.default.removeItem(atPath: directory.path("db.db.cipherdb-settings"))
         let unrecorded = try run(["verify", "db.db"])
         #expect(unrecorded.status == 3)
         #expect(unrecorded.stderr.contains("nor with the 11 other known sets"))
@@ -90,17 +90,17 @@ import Testing
         try cli.createDatabase("CREATE TABLE t(x); INSERT INTO t VALUES ('MARKER')")
         let change = try run(["settings", "db.db", "--set-kdf-iter", "6000"] + fast)
         #expect(change.status == 0, "\(change.output)")
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.path("db.db.cipherdb-settings"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.path("db.db.cipherdb-settings"))
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(folder.bytes("db.db.cipherdb-settings") == Data("kdf_iter=6000\n".utf8))
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(directory.bytes("db.db.cipherdb-settings") == Data("kdf_iter=6000\n".utf8))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(names.filter { $0.contains("nosync") || $0.hasSuffix(".tmp") }.isEmpty, "\(names)")
     }
 
     /// A temporary record a kill left behind is removed by the next command, whatever it is.
     @Test func aStaleTemporaryRecordIsRemovedByTheNextCommand() throws {
         try cli.createDatabase("CREATE TABLE t(x)")
-        let stale = folder.path("db.db.cipherdb-settings.tmp")
+        let stale = directory.path("db.db.cipherdb-settings.tmp")
         #expect(FileManager.default.createFile(atPath: stale, contents: Data()))
         let verify = try run(["verify", "db.db"] + fast)
         #expect(verify.status == 0, "\(verify.output)")
@@ -114,9 +114,9 @@ import Testing
         let custom = ["--kdf-iter", "6000", "--legacy-kdf"]
         let create = try run(["create", "db.db"] + custom)
         try #require(create.status == 0, "\(create.output)")
-        let pause = folder.path("paused")
+        let pause = directory.path("paused")
         let running = try Program.start(
-            "cipherdb", ["settings", "db.db", "--set-kdf-iter", "7000", "--password-env", "DBPW"] + custom, in: folder.url,
+            "cipherdb", ["settings", "db.db", "--set-kdf-iter", "7000", "--password-env", "DBPW"] + custom, in: directory.url,
             environment: ["DBPW": password, "SCM_FAULT_PAUSE": "checked:" + pause])
         try poll(
             timeout: 30, isRunning: { running.process.isRunning }, until: { FileManager.default.fileExists(atPath: pause) },
@@ -137,7 +137,7 @@ import Testing
         let convert = try run(["settings", "db.db", "--kdf-iter", "4000", "--legacy-kdf", "--no-hmac", "--set-defaults"])
         #expect(convert.status == 0, "\(convert.output)")
         #expect(convert.stdout.contains("kdf_iter=64000, cipher_use_hmac=ON"))
-        #expect(!folder.exists("db.db.cipherdb-settings"))
+        #expect(!directory.exists("db.db.cipherdb-settings"))
         #expect(try run(["verify", "db.db"]).status == 0)
     }
 
@@ -154,7 +154,7 @@ import Testing
     func aFileTheShellWroteIsToldWhatToAdd(_ pragmas: [String], _ flags: String) throws {
         let shell = try SQLCipherShell.require()
         let script = (["PRAGMA key = '\(password)';"] + pragmas + ["CREATE TABLE t(x);", "INSERT INTO t VALUES ('MARKER');"])
-        let made = try SQLCipherShell.run(shell, folder.path("shell.db"), script.joined(separator: "\n") + "\n")
+        let made = try SQLCipherShell.run(shell, directory.path("shell.db"), script.joined(separator: "\n") + "\n")
         try #require(made.status == 0, "sqlcipher: \(made.stderr)")
         let before = try snapshot()
         let plain = try run(["exec", "shell.db", "SELECT x FROM t"])

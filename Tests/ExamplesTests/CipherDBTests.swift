@@ -18,9 +18,9 @@ import Testing
 
     @Test func createMakesAnEncryptedFile() throws {
         try createSample()
-        #expect(folder.exists("db.db"))
-        #expect(!folder.isPlaintextSQLite("db.db"))
-        #expect(!folder.fileContains("db.db", "semi;colon"))
+        #expect(directory.exists("db.db"))
+        #expect(!directory.isPlaintextSQLite("db.db"))
+        #expect(!directory.fileContains("db.db", "semi;colon"))
         let again = try cli(["create", "db.db"] + fast, stdin: password + "\n")
         #expect(again.status == 1)
         #expect(again.stderr.contains("A file already exists"))
@@ -105,11 +105,11 @@ import Testing
         let encrypted = try cli(["info", "db.db"])
         #expect(encrypted.status == 0)
         #expect(encrypted.stdout.contains("kind: encrypted SQLCipher database, or not a database"))
-        #expect(encrypted.stdout.contains("size: \(folder.bytes("db.db").count) bytes"))
+        #expect(encrypted.stdout.contains("size: \(directory.bytes("db.db").count) bytes"))
         let missing = try cli(["info", "nothing.db"])
         #expect(missing.status == 5)
         #expect(missing.stdout.contains("kind: missing"))
-        try folder.write("empty.db", "")
+        try directory.write("empty.db", "")
         #expect(try cli(["info", "empty.db"]).stdout.contains("kind: empty file"))
     }
 
@@ -137,12 +137,12 @@ import Testing
 
     @Test func damagedFileExits4() throws {
         try createSample()
-        var bytes = folder.bytes("db.db")
+        var bytes = directory.bytes("db.db")
         for index in 1100..<1200 { bytes[index] ^= 0xA5 }
-        try bytes.write(to: folder.url.appendingPathComponent("db.db"))
+        try bytes.write(to: directory.url.appendingPathComponent("db.db"))
         let result = try cli(["verify", "db.db"] + fast, stdin: password + "\n")
         #expect(result.status == 4, "\(result.output)")
-        try folder.write("odd.db", String(repeating: "x", count: 1000))
+        try directory.write("odd.db", String(repeating: "x", count: 1000))
         let odd = try cli(["verify", "odd.db"] + fast, stdin: password + "\n")
         #expect(odd.status == 4, "\(odd.output)")
         #expect(odd.stderr.contains("not an SQLCipher database"))

@@ -6,8 +6,8 @@ import Testing
 /// first launch, the key in a 0600 file, never printed.
 @Suite(.ownThread) struct FirstLaunchDemoTests {
     @Test func theStoryRunsEndToEnd() throws {
-        let folder = try ScratchFolder()
-        let result = try Program.run("FirstLaunchDemo", [folder.url.path], in: folder.url)
+        let directory = try ScratchDirectory()
+        let result = try Program.run("FirstLaunchDemo", [directory.url.path], in: directory.url)
         #expect(result.status == 0, "\(result.output)")
         let lines = result.stdout
         #expect(lines.contains("wrote 3 notes; notes.db is plaintext SQLite"))
@@ -16,12 +16,12 @@ import Testing
         #expect(lines.contains("second launch: openedExisting; 3 notes readable"))
         #expect(lines.contains("refused: key 'notes-db' unavailable; notes.db untouched, no new key made"))
         #expect(lines.contains("after chmod 600: openedExisting; 3 notes readable"))
-        #expect(!folder.isPlaintextSQLite("notes.db"))
-        #expect(!folder.fileContains("notes.db", "call Ann"))
-        let key = folder.bytes("keys/notes-db")
+        #expect(!directory.isPlaintextSQLite("notes.db"))
+        #expect(!directory.fileContains("notes.db", "call Ann"))
+        let key = directory.bytes("keys/notes-db")
         #expect(key.count == 32)
         let hex = key.map { String(format: "%02x", $0) }.joined()
         #expect(!result.output.lowercased().contains(hex))
-        #expect(folder.bytes("notes.db").range(of: key) == nil)
+        #expect(directory.bytes("notes.db").range(of: key) == nil)
     }
 }

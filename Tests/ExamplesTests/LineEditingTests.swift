@@ -5,16 +5,16 @@ import Testing
 /// (no `^[[D` on screen), `passwd` asks again after an invalid new password, and no password
 /// is ever shown or kept in the history.
 @Suite struct LineEditingTests {
-    let folder: ScratchFolder
+    let directory: ScratchDirectory
     let password = "typed-secret-1"
-    init() throws { folder = try ScratchFolder() }
+    init() throws { directory = try ScratchDirectory() }
 
     static let left = "\u{1B}[D", right = "\u{1B}[C", up = "\u{1B}[A", down = "\u{1B}[B"
     static let backspace = "\u{7F}", home = "\u{1B}[H", end = "\u{1B}[F"
 
     /// A demo at a terminal, logged in on a new database.
     func loggedIn() throws -> PseudoTerminalSession {
-        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: folder.url)
+        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: directory.url)
         try session.type(password, after: "New password: ", echo: false)
         try session.type(password, after: "Confirm your password: ", echo: false)
         return session

@@ -2,17 +2,17 @@ import Foundation
 import TestSupport
 import Testing
 
-/// LoginDemo's `passwd`, its rekey-error path (seed 004's didEncounterRekeyError), and the
+/// LoginDemo's `passwd`, its rekey-error path (seed 004's didFailToRekey), and the
 /// schema upgrade of an older file.
 @Suite(.ownThread) struct LoginDemoPasswordTests {
-    let folder: ScratchFolder
+    let directory: ScratchDirectory
     let original = "original-pass-1"
     let replacement = "replacement-pass-2"
 
-    init() throws { folder = try ScratchFolder() }
+    init() throws { directory = try ScratchDirectory() }
 
     func demo(_ lines: [String]) throws -> ProgramResult {
-        try Program.run("LoginDemo", ["--db", "notes.db"], stdin: lines.map { $0 + "\n" }.joined(), in: folder.url)
+        try Program.run("LoginDemo", ["--db", "notes.db"], stdin: lines.map { $0 + "\n" }.joined(), in: directory.url)
     }
 
     func createWithOneNote() throws {
@@ -68,8 +68,8 @@ import Testing
 
     @Test func rekeyErrorLocksTheAppAndTheOriginalPasswordStillOpens() throws {
         try createWithOneNote()
-        // A folder where the rekey writes its marker makes the rekey fail after it started.
-        let blocker = folder.url.appendingPathComponent("notes.db.scm-rekeying/keep")
+        // A directory where the rekey writes its marker makes the rekey fail after it started.
+        let blocker = directory.url.appendingPathComponent("notes.db.scm-rekeying/keep")
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
         let result = try demo([original, "passwd", original, replacement, replacement, "list", original, "list", "quit"])
         #expect(result.status == 0, "\(result.output)")
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func anOlderSchemaIsUpgradedOnLogin() throws {
-        let create = try Program.run("cipherdb", ["create", "notes.db"], stdin: original + "\n", in: folder.url)
+        let create = try Program.run("cipherdb", ["create", "notes.db"], stdin: original + "\n", in: directory.url)
         try #require(create.status == 0, "\(create.output)")
         let version1 = """
             CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL DEFAULT '',
@@ -90,7 +90,7 @@ import Testing
             INSERT INTO note(title) VALUES ('From version 1');
             PRAGMA user_version = 1;
             """
-        let exec = try Program.run("cipherdb", ["exec", "notes.db", version1], stdin: original + "\n", in: folder.url)
+        let exec = try Program.run("cipherdb", ["exec", "notes.db", version1], stdin: original + "\n", in: directory.url)
         try #require(exec.status == 0, "\(exec.output)")
         let result = try demo([original, "list", "info", "quit"])
         #expect(result.stdout.contains("Migrating the schema from version 1 to 2"))

@@ -4,13 +4,13 @@ import Testing
 
 /// Drives the built LoginDemo through pipes: passwords and commands on stdin, one per line.
 @Suite(.ownThread) struct LoginDemoTests {
-    let folder: ScratchFolder
+    let directory: ScratchDirectory
     let password = "correct-horse-1"
 
-    init() throws { folder = try ScratchFolder() }
+    init() throws { directory = try ScratchDirectory() }
 
     func demo(_ lines: [String], arguments: [String] = ["--db", "notes.db"]) throws -> ProgramResult {
-        try Program.run("LoginDemo", arguments, stdin: lines.map { $0 + "\n" }.joined(), in: folder.url)
+        try Program.run("LoginDemo", arguments, stdin: lines.map { $0 + "\n" }.joined(), in: directory.url)
     }
 
     /// First run with `password` and one note, then quit.
@@ -32,15 +32,15 @@ import Testing
         #expect(result.stdout.contains("#1  Groceries"))
         #expect(result.stdout.contains("Bye. The database is closed."))
         #expect(!result.output.contains(password), "a password was printed")
-        #expect(folder.exists("notes.db"))
-        #expect(!folder.isPlaintextSQLite("notes.db"))
-        #expect(!folder.fileContains("notes.db", "milk and eggs"))
+        #expect(directory.exists("notes.db"))
+        #expect(!directory.isPlaintextSQLite("notes.db"))
+        #expect(!directory.fileContains("notes.db", "milk and eggs"))
     }
 
-    @Test func defaultDatabaseIsInTheCurrentFolder() throws {
+    @Test func defaultDatabaseIsInTheCurrentDirectory() throws {
         let result = try demo([password, password, "quit"], arguments: [])
         #expect(result.status == 0, "\(result.output)")
-        #expect(folder.exists("secure-notes.db"))
+        #expect(directory.exists("secure-notes.db"))
     }
 
     @Test func wrongPasswordIsRefusedThreeTimes() throws {
@@ -77,7 +77,7 @@ import Testing
         #expect(result.stdout.contains("SQLCipher:       3."))
         #expect(result.stdout.contains("KDF iterations:  "))
         #expect(result.stdout.contains("Schema version:  2 (this app: 2)"))
-        #expect(result.stdout.contains("\(folder.bytes("notes.db").count) bytes"))
+        #expect(result.stdout.contains("\(directory.bytes("notes.db").count) bytes"))
         #expect(result.stdout.contains("Notes:           1"))
     }
 
@@ -102,14 +102,14 @@ import Testing
 
     @Test func interruptClosesTheDatabaseAndExits130() throws {
         try createWithOneNote()
-        let running = try Program.start("LoginDemo", ["--db", "notes.db"], in: folder.url)
+        let running = try Program.start("LoginDemo", ["--db", "notes.db"], in: directory.url)
         running.send(password + "\n")
         try running.waitForOutput("notes> ")
         running.process.interrupt()
         let result = try running.wait()
         #expect(result.status == 130)
         #expect(result.stdout.contains("Interrupted. The database is closed."))
-        #expect(!folder.exists("notes.db-journal"))
+        #expect(!directory.exists("notes.db-journal"))
         #expect(try demo([password, "list", "quit"]).stdout.contains("#1  Bank"))
     }
 

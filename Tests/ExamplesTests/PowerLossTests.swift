@@ -4,8 +4,8 @@ import Testing
 
 /// The power-loss explorer (`scripts/powerloss`, `make powerloss` for the full run) on a few
 /// crash states per flow and journal mode: the flow runs once under strace, then each state a
-/// power cut may leave (writes not yet flushed lost, folder operations not yet flushed cut or
-/// reordered) is replayed into a fresh folder, recovered by the next cipherdb command and checked:
+/// power cut may leave (writes not yet flushed lost, directory operations not yet flushed cut or
+/// reordered) is replayed into a fresh directory, recovered by the next cipherdb command and checked:
 /// exactly one key opens it, every committed row is there, no plaintext and no stray file is left.
 /// Fails on any bad state, with the tool's description of it.
 @Suite(.serialized, .ownThread) struct PowerLossTests {

@@ -3,11 +3,11 @@ import Testing
 
 /// The programs at a real (pseudo-)terminal: passwords are typed with echo off and never shown.
 @Suite struct TerminalTests {
-    let folder: ScratchFolder
-    init() throws { folder = try ScratchFolder() }
+    let directory: ScratchDirectory
+    init() throws { directory = try ScratchDirectory() }
 
     @Test func loginDemoTypesPasswordsWithoutEchoAndCommandsWithEcho() throws {
-        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: folder.url)
+        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: directory.url)
         try session.type("typed-secret-1", after: "New password: ", echo: false)
         try session.type("typed-secret-1", after: "Confirm your password: ", echo: false)
         try session.type("list", after: "notes> ", echo: true)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func cipherdbAsksTwiceWithoutEchoOnATerminal() throws {
-        let session = try PseudoTerminalSession("cipherdb", ["create", "db.db", "--kdf-iter", "4000", "--legacy-kdf"], in: folder.url)
+        let session = try PseudoTerminalSession("cipherdb", ["create", "db.db", "--kdf-iter", "4000", "--legacy-kdf"], in: directory.url)
         try session.type("typed-secret-2", after: "New password for db.db: ", echo: false)
         try session.type("typed-secret-2", after: "Confirm the password: ", echo: false)
         #expect(try session.wait() == 0)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func ctrlCAtAPasswordPromptRestoresEchoAndExits130() throws {
-        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: folder.url)
+        let session = try PseudoTerminalSession("LoginDemo", ["--db", "notes.db"], in: directory.url)
         try session.interrupt(after: "New password: ", echo: false)
         #expect(try session.wait() == 130)
         #expect(session.shown.contains("Interrupted. The database is closed."))

@@ -1,20 +1,20 @@
 import Foundation
 import SQLCipherManager
 
-/// The write-ledger tests' writer in another process: inserts rows into `<folder>/ledger.db`
-/// (autocommit, one row per statement) until `<folder>/stop` exists, and appends the id of
-/// every insert that returned success to `<folder>/ledger.txt` (`+` once `<folder>/changed`
+/// The write-ledger tests' writer in another process: inserts rows into `<directory>/ledger.db`
+/// (autocommit, one row per statement) until `<directory>/stop` exists, and appends the id of
+/// every insert that returned success to `<directory>/ledger.txt` (`+` once `<directory>/changed`
 /// exists). When an insert fails because another program re-keyed the file in place (a rekey)
 /// or replaced it (a settings change), it opens the file again with whichever known password and settings
 /// now open it, as an app would after asking its user, and appends "<id> <password>" to
-/// `<folder>/reopened.txt` (`id`: the insert that failed). Prints READY once open.
+/// `<directory>/reopened.txt` (`id`: the insert that failed). Prints READY once open.
 struct LedgerWriter {
-    let folder: URL
+    let directory: URL
     /// The passwords and kdf_iter values the tests use: before, after a rekey, after a settings change.
     private let candidates = [("old-secret", 4000), ("new-secret", 4000), ("old-secret", 5000)]
 
     func run() throws {
-        let url = folder.appendingPathComponent("ledger.db")
+        let url = directory.appendingPathComponent("ledger.db")
         var manager = try open(url).manager
         let ledger = try FileHandle(forWritingTo: create("ledger.txt"))
         let reopened = try FileHandle(forWritingTo: create("reopened.txt"))
@@ -58,11 +58,11 @@ struct LedgerWriter {
     }
 
     private func exists(_ name: String) -> Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
     }
 
     private func create(_ name: String) -> URL {
-        let url = folder.appendingPathComponent(name)
+        let url = directory.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         return url
     }

@@ -1,41 +1,41 @@
 import Foundation
 import SQLCipherManager
 
-// The fault-injection tests' victim: performs one flow on the files in a folder and is killed
+// The fault-injection tests' victim: performs one flow on the files in a directory and is killed
 // with SIGKILL at a random moment. It prints READY when the flow is about to start (the kill
 // clock starts there) and DONE when it finished.
 //
-//   FaultInjectionHelper <flow> <folder>
+//   FaultInjectionHelper <flow> <directory>
 //   flows: rekey (in place), rekey-export (the same with explicit settings: export and
 //          rename), encrypt-in-place, encrypt-to-path, decrypt, backup (same key, to out.db), adopt, first-launch, ledger-writer,
 //          hang-in-transaction (commits 100 rows of `extra`, then spills a 2,000-row
-//          transaction to the -journal or -wal, writes "SPILLED" to <folder>/marker and waits
+//          transaction to the -journal or -wal, writes "SPILLED" to <directory>/marker and waits
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
-//          <folder>/marker, keeps the database open until <folder>/release exists),
-//          exec-sql (runs <folder>/script.sql on test.db and exits), slots-* (KeySlotFlows.swift),
+//          <directory>/marker, keeps the database open until <directory>/release exists),
+//          exec-sql (runs <directory>/script.sql on test.db and exits), slots-* (KeySlotFlows.swift),
 //          rekey-ledger-in-place (the same without settings),
 //          settings (kdf_iter 4000 → 5000, same password, on test.db), rekey-ledger /
 //          encrypt-ledger / settings-ledger (rekey "old-secret" → "new-secret" with explicit
 //          settings, so through the export, encrypt the plaintext file in place, or kdf_iter 5000,
-//          on <folder>/ledger.db, for the
+//          on <directory>/ledger.db, for the
 //          replace-window tests; with SCM_FAULT_PAUSE=<step>:<file> the replace stops at that
 //          step until <file> is removed, see FaultPause)
 //
 // ledger-writer is not killed: it is the write-ledger tests' writer in another process (see
 // LedgerWriter.swift).
 //
-// Files: <folder>/test.db (the template copy), <folder>/out.db (encrypt-to-path, decrypt, backup).
+// Files: <directory>/test.db (the template copy), <directory>/out.db (encrypt-to-path, decrypt, backup).
 // Passwords: "old-secret" (the encrypted template), "new-secret" (the result). KDF: 4000 iterations.
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: FaultInjectionHelper <flow> <folder>\n".utf8))
+    FileHandle.standardError.write(Data("usage: FaultInjectionHelper <flow> <directory>\n".utf8))
     exit(64)
 }
 let flow = arguments[1]
-let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
-let database = folder.appendingPathComponent("test.db")
-let output = folder.appendingPathComponent("out.db")
+let directory = URL(fileURLWithPath: arguments[2], isDirectory: true)
+let database = directory.appendingPathComponent("test.db")
+let output = directory.appendingPathComponent("out.db")
 // The tests' cheap KDF, below the floor for new databases: opted in explicitly.
 let configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
 
@@ -90,13 +90,13 @@ do {
         ready()
         try manager.rekey(password: "new-secret", options: explicitSettings)
     case "rekey-ledger-in-place":
-        let manager = DatabaseManager(url: folder.appendingPathComponent("ledger.db"), configuration: configuration)
+        let manager = DatabaseManager(url: directory.appendingPathComponent("ledger.db"), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
         try manager.rekey(password: "new-secret")
         manager.close()
     case "rekey-ledger":
-        let manager = DatabaseManager(url: folder.appendingPathComponent("ledger.db"), configuration: configuration)
+        let manager = DatabaseManager(url: directory.appendingPathComponent("ledger.db"), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
         try manager.rekey(password: "new-secret", options: explicitSettings)
@@ -104,7 +104,7 @@ do {
     case "settings", "settings-ledger":
         // A change that needs a new file: the same password with kdf_iter 5000.
         let name = flow == "settings" ? "test.db" : "ledger.db"
-        let manager = DatabaseManager(url: folder.appendingPathComponent(name), configuration: configuration)
+        let manager = DatabaseManager(url: directory.appendingPathComponent(name), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
         try manager.rekey(
@@ -113,14 +113,14 @@ do {
     case "encrypt-ledger":
         ready()
         try DatabaseTools.encryptPlaintextDatabase(
-            at: folder.appendingPathComponent("ledger.db"), password: "new-secret", configuration: configuration)
+            at: directory.appendingPathComponent("ledger.db"), password: "new-secret", configuration: configuration)
     case "ledger-writer":
-        try LedgerWriter(folder: folder).run()
+        try LedgerWriter(directory: directory).run()
     case "exec-sql":
-        // Observation tests: another process commits <folder>/script.sql on test.db.
+        // Observation tests: another process commits <directory>/script.sql on test.db.
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.executeScript(String(contentsOf: folder.appendingPathComponent("script.sql"), encoding: .utf8))
+        try manager.executeScript(String(contentsOf: directory.appendingPathComponent("script.sql"), encoding: .utf8))
         manager.close()
     case "hang-in-transaction":
         let manager = DatabaseManager(url: database, configuration: configuration)
@@ -130,7 +130,7 @@ do {
         for index in 0..<100 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
         try manager.transaction { db in
             for _ in 0..<2000 { try db.execute("INSERT INTO extra(value, filler) VALUES (-1, randomblob(300))") }
-            try Data("SPILLED".utf8).write(to: folder.appendingPathComponent("marker"))
+            try Data("SPILLED".utf8).write(to: directory.appendingPathComponent("marker"))
             Thread.sleep(forTimeInterval: 60)
         }
     case "hold-open":
@@ -139,15 +139,15 @@ do {
         try manager.execute("PRAGMA wal_autocheckpoint = 0")
         for index in 0..<50 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
         ready()
-        try Data("HOLDING".utf8).write(to: folder.appendingPathComponent("marker"))
-        let release = folder.appendingPathComponent("release").path
+        try Data("HOLDING".utf8).write(to: directory.appendingPathComponent("marker"))
+        let release = directory.appendingPathComponent("release").path
         while !FileManager.default.fileExists(atPath: release) { Thread.sleep(forTimeInterval: 0.01) }
         manager.close()
     case "first-launch":
-        // Seed 003: the key goes to <folder>/keys first, then test.db is created or encrypted.
+        // Seed 003: the key goes to <directory>/keys first, then test.db is created or encrypted.
         let manager = DatabaseManager(url: database, configuration: configuration)
         ready()
-        try manager.openOrCreate(keyStore: FileKeyStore(folder: folder.appendingPathComponent("keys")), identifier: "db")
+        try manager.openOrCreate(keyStore: FileKeyStore(directory: directory.appendingPathComponent("keys")), identifier: "db")
         try manager.transaction { db in
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }

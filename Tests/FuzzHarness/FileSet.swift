@@ -34,7 +34,7 @@ public struct FileSet: Sendable {
 
 // MARK: - FileSnapshot
 
-/// The names and bytes of every file in a folder, to prove that a failed flow changed nothing.
+/// The names and bytes of every file in a directory, to prove that a failed flow changed nothing.
 public struct FileSnapshot: Equatable, CustomStringConvertible {
     public let files: [String: Data]
 

@@ -30,9 +30,9 @@ public struct MutationCampaign {
         }
     }
 
-    /// Runs every mutant in a scratch folder below `folder`.
-    public func run(in folder: URL) throws -> Report {
-        let seeds = try Seeds.all(in: folder)
+    /// Runs every mutant in a scratch directory below `directory`.
+    public func run(in directory: URL) throws -> Report {
+        let seeds = try Seeds.all(in: directory)
         let names = seeds.keys.sorted()
         var mutator = Mutator(seed: seed, donors: names.map { seeds[$0]! })
         var choices = SplitMix64(seed: seed ^ 0x5EED)
@@ -42,13 +42,13 @@ public struct MutationCampaign {
             let name = names.randomElement(using: &choices)!
             let (files, mutations) = mutator.mutate(seeds[name]!)
             let wrongPassword = Int.random(in: 0..<100, using: &choices) < 15
-            let caseFolder = folder.appendingPathComponent("mutant-\(index)")
-            try FileManager.default.createDirectory(at: caseFolder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: caseFolder) }
-            try files.write(to: caseFolder.appendingPathComponent("test.db").path)
+            let caseDirectory = directory.appendingPathComponent("mutant-\(index)")
+            try FileManager.default.createDirectory(at: caseDirectory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: caseDirectory) }
+            try files.write(to: caseDirectory.appendingPathComponent("test.db").path)
             alarm(hangSeconds)
             let result = check.run(
-                folder: caseFolder, password: wrongPassword ? "wrong-password" : Seeds.password,
+                directory: caseDirectory, password: wrongPassword ? "wrong-password" : Seeds.password,
                 checksIntegrity: index % 4 == 0)
             alarm(0)
             report.mutants += 1

@@ -3,7 +3,7 @@ import SQLCipherManager
 
 // MARK: - OpenCheck
 
-/// One open of a (possibly hostile) database folder, and what is wrong with how it went: a
+/// One open of a (possibly hostile) database directory, and what is wrong with how it went: a
 /// thrown error that is not a ``DatabaseManagerError``, any file changed (or added, or removed)
 /// by a failed open, or an open slower than ``slowSeconds``. A crash or a hang stops the
 /// process (the campaign's alarm, libFuzzer's `-timeout`).
@@ -20,12 +20,12 @@ public struct OpenCheck: Sendable {
 
     public init() {}
 
-    /// Opens `<folder>/test.db` with `password` and checks the outcome.
-    public func run(folder: URL, password: String, checksIntegrity: Bool) -> Result {
+    /// Opens `<directory>/test.db` with `password` and checks the outcome.
+    public func run(directory: URL, password: String, checksIntegrity: Bool) -> Result {
         var configuration = Seeds.configuration
         configuration.checksIntegrityOnOpen = checksIntegrity
-        let manager = DatabaseManager(url: folder.appendingPathComponent("test.db"), configuration: configuration)
-        let before = FileSnapshot(folder)
+        let manager = DatabaseManager(url: directory.appendingPathComponent("test.db"), configuration: configuration)
+        let before = FileSnapshot(directory)
         let start = Date()
         var problems: [String] = []
         var outcome = "opened"
@@ -35,7 +35,7 @@ public struct OpenCheck: Sendable {
             manager.close()
         } catch let error as DatabaseManagerError {
             outcome = Self.caseName(error)
-            let changes = FileSnapshot(folder).differences(from: before)
+            let changes = FileSnapshot(directory).differences(from: before)
             if !changes.isEmpty { problems.append("failed open (\(outcome)) changed files: \(changes)") }
             if case .sqlite = error { problems.append("untranslated SQLite error: \(error)") }
         } catch {

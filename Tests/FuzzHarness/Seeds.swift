@@ -22,9 +22,9 @@ public enum Seeds {
         DatabaseManager(url: URL(fileURLWithPath: path), configuration: configuration)
     }
 
-    /// Every seed, by name, built in `folder`.
-    public static func all(in folder: URL) throws -> [String: FileSet] {
-        let base = folder.appendingPathComponent("seeds-\(UUID().uuidString)").path
+    /// Every seed, by name, built in `directory`.
+    public static func all(in directory: URL) throws -> [String: FileSet] {
+        let base = directory.appendingPathComponent("seeds-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
         let encrypted = try makeDatabase(at: base + "/encrypted.db", password: password)

@@ -1,11 +1,11 @@
 """A writer in another process for the write-ledger tests: stock SQLite (Python's sqlite3).
 
-    ledger_writer.py <database> <folder>
+    ledger_writer.py <database> <directory>
 
-Inserts rows (autocommit, one per statement) into `ledger` until <folder>/stop exists, and
-appends the id of every insert that returned success to <folder>/ledger.txt (an id is written
-only after SQLite acknowledged the commit). An id inserted after <folder>/changed appeared is
-marked with a trailing '+'. Failed inserts are counted in <folder>/failed.txt. Prints READY
+Inserts rows (autocommit, one per statement) into `ledger` until <directory>/stop exists, and
+appends the id of every insert that returned success to <directory>/ledger.txt (an id is written
+only after SQLite acknowledged the commit). An id inserted after <directory>/changed appeared is
+marked with a trailing '+'. Failed inserts are counted in <directory>/failed.txt. Prints READY
 once connected.
 """
 import os
@@ -13,11 +13,11 @@ import sqlite3
 import sys
 import time
 
-database, folder = sys.argv[1], sys.argv[2]
-stop, changed = os.path.join(folder, "stop"), os.path.join(folder, "changed")
+database, directory = sys.argv[1], sys.argv[2]
+stop, changed = os.path.join(directory, "stop"), os.path.join(directory, "changed")
 con = sqlite3.connect(database, timeout=10, isolation_level=None)
 failed = 0
-with open(os.path.join(folder, "ledger.txt"), "w") as ledger:
+with open(os.path.join(directory, "ledger.txt"), "w") as ledger:
     print("READY", flush=True)
     row = 1_000_000
     while not os.path.exists(stop):
@@ -33,5 +33,5 @@ with open(os.path.join(folder, "ledger.txt"), "w") as ledger:
         time.sleep(0.001)
 # As an application does when it is done: its close may checkpoint the WAL and remove it.
 con.close()
-with open(os.path.join(folder, "failed.txt"), "w") as out:
+with open(os.path.join(directory, "failed.txt"), "w") as out:
     out.write("%d\n" % failed)

@@ -7,7 +7,7 @@ import SQLCipherSecretService
 // It prints one line: what happened, never key bytes.
 //
 //   KeyringProbe store <service> <identifier> <key file>    store the key read from <key file>
-//   KeyringProbe load <service> <identifier> <key folder>   load; write it to <key folder>/<identifier>
+//   KeyringProbe load <service> <identifier> <key directory>   load; write it to <key directory>/<identifier>
 //   KeyringProbe delete <service> <identifier>
 //   KeyringProbe open-or-create <service> <identifier> <database>   first-launch flow, then
 //                  add a row to table `note` and print the row count
@@ -34,12 +34,12 @@ do {
     case ("store", let file?):
         try store.storeKey(try FileKeyStore.readKeyFile(at: file), identifier: identifier)
         say("stored")
-    case ("load", let folder?):
+    case ("load", let directory?):
         guard let key = try store.loadKey(identifier: identifier) else {
             say("missing")
             break
         }
-        try FileKeyStore(folder: folder).storeKey(key, identifier: identifier)
+        try FileKeyStore(directory: directory).storeKey(key, identifier: identifier)
         say("loaded")
     case ("delete", _):
         try store.deleteKey(identifier: identifier)

@@ -31,7 +31,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = notesMigrator()
         try manager.create(password: "secret")
-        #expect(delegate.events == [.created, .willMigrate(0, 3), .didMigrate(0, 3)])
+        #expect(delegate.events == [.didCreate, .willMigrate(0, 3), .didMigrate(0, 3)])
         #expect(try manager.schemaVersion == 3)
         try manager.execute("INSERT INTO note(title, body) VALUES (?, ?)", "t", "b")
     }
@@ -45,7 +45,7 @@ import Testing
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         try manager.open(password: "secret")
-        #expect(delegate.events == [.opened])
+        #expect(delegate.events == [.didOpen])
     }
 
     @Test func openOfAnOlderSchemaMigratesStepByStep() throws {
@@ -61,7 +61,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = notesMigrator()
         try manager.open(password: "secret")
-        #expect(delegate.events == [.opened, .willMigrate(1, 3), .didMigrate(1, 3)])
+        #expect(delegate.events == [.didOpen, .willMigrate(1, 3), .didMigrate(1, 3)])
         #expect(try manager.scalar(String.self, "SELECT title FROM note") == "kept")
         #expect(try manager.fetchAll("PRAGMA index_list(note)").count == 1)
     }
@@ -73,7 +73,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = notesMigrator(failingAt: 3)
         #expect(thrownCase { try manager.create(password: "secret") } == "migrationFailed")
-        #expect(delegate.events == [.created, .willMigrate(0, 3), .databaseError("migrationFailed"), .closed])
+        #expect(delegate.events == [.didCreate, .willMigrate(0, 3), .didFail("migrationFailed"), .didClose])
         #expect(!manager.isOpen)
         // Version 2 committed; step 3's index was rolled back.
         manager.schemaMigrator = nil
@@ -109,7 +109,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = migrator
         #expect(thrownCase { try manager.open(password: "secret") } == "schemaVersionTooNew")
-        #expect(delegate.events == [.opened, .databaseError("schemaVersionTooNew"), .closed])
+        #expect(delegate.events == [.didOpen, .didFail("schemaVersionTooNew"), .didClose])
         #expect(migrator.calls.isEmpty)
         #expect(!manager.isOpen)
         #expect(Fixture.bytes(dir.file()) == before)
@@ -148,7 +148,7 @@ import Testing
         let manager = dir.manager()
         manager.delegate = delegate
         try manager.create(password: "secret")
-        #expect(delegate.events == [.created, .willMigrate(0, 3), .didMigrate(0, 3)])
+        #expect(delegate.events == [.didCreate, .willMigrate(0, 3), .didMigrate(0, 3)])
         #expect(try manager.schemaVersion == 3)
     }
 
@@ -170,7 +170,7 @@ import Testing
         let manager = dir.manager()
         manager.delegate = delegate
         _ = thrownCase { try manager.open(password: "secret") }
-        #expect(delegate.events == [.databaseError("plaintextDatabase")])
+        #expect(delegate.events == [.didFail("plaintextDatabase")])
     }
 
     @Test func theDelegateIsHeldWeakly() throws {

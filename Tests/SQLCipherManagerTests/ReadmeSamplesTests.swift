@@ -26,8 +26,8 @@ struct ReadmeSamplesTests {
         var result: [String]?
         // README begin
         final class AppDelegate: DatabaseManagerDelegate {
-            func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) { print("opened") }
-            func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {
+            func databaseManagerDidOpen(_ manager: DatabaseManager) { print("opened") }
+            func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError) {
                 print("database error: \(error)")   // says what to do next, never shows a password
             }
         }
@@ -258,10 +258,10 @@ struct ReadmeSamplesTests {
         markdown.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
     }
 
-    /// Every `// README begin` … `// README end` section of the test files below `folder`,
+    /// Every `// README begin` … `// README end` section of the test files below `directory`,
     /// de-indented by the begin marker's indentation.
-    static func samples(under folder: URL) throws -> [String] {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+    static func samples(under directory: URL) throws -> [String] {
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return try files.flatMap { file -> [String] in
             let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)

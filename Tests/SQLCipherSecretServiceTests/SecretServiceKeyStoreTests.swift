@@ -8,8 +8,8 @@ import Testing
 struct SecretServiceKeyStoreTests {
     @Test func storeLoadDeleteRoundTripThroughTheDaemon() throws {
         let session = try KeyringSession()
-        let (keyFile, raw) = try writeRandomKeyFile(in: session.folder)
-        let loaded = session.folder.appendingPathComponent("loaded")
+        let (keyFile, raw) = try writeRandomKeyFile(in: session.directory)
+        let loaded = session.directory.appendingPathComponent("loaded")
         #expect(try session.probe("load", "org.example.tests", "notes", loaded.path).output == "missing")
         #expect(try session.probe("store", "org.example.tests", "notes", keyFile.path).output == "stored")
         #expect(try session.probe("load", "org.example.tests", "notes", loaded.path).output == "loaded")
@@ -18,7 +18,7 @@ struct SecretServiceKeyStoreTests {
         #expect(try session.probe("load", "org.example.other", "notes", loaded.path).output == "missing")
         #expect(try session.probe("load", "org.example.tests", "notes-2", loaded.path).output == "missing")
         // A stored key is never replaced.
-        let (otherFile, _) = try writeRandomKeyFile(in: session.folder, name: "other-key")
+        let (otherFile, _) = try writeRandomKeyFile(in: session.directory, name: "other-key")
         #expect(try session.probe("store", "org.example.tests", "notes", otherFile.path).output == "error: keyStore.alreadyStored")
         #expect(try session.probe("delete", "org.example.tests", "notes").output == "deleted")
         #expect(try session.probe("load", "org.example.tests", "notes", loaded.path).output == "missing")
@@ -27,25 +27,25 @@ struct SecretServiceKeyStoreTests {
 
     @Test func theKeySurvivesADaemonRestartAndIsNotInTheKeyringFileInClear() throws {
         let session = try KeyringSession()
-        let (keyFile, raw) = try writeRandomKeyFile(in: session.folder)
+        let (keyFile, raw) = try writeRandomKeyFile(in: session.directory)
         #expect(try session.probe("store", "org.example.tests", "notes", keyFile.path).output == "stored")
         try session.restartKeyring()
-        let loaded = session.folder.appendingPathComponent("loaded")
+        let loaded = session.directory.appendingPathComponent("loaded")
         #expect(try session.probe("load", "org.example.tests", "notes", loaded.path).output == "loaded")
         #expect(Fixture.contents(loaded.appendingPathComponent("notes")) == raw)
-        let files = try FileManager.default.contentsOfDirectory(atPath: session.keyringsFolder.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: session.keyringsDirectory.path)
         #expect(files.contains("login.keyring"))
         for name in files {
-            #expect(Fixture.contents(session.keyringsFolder.appendingPathComponent(name)).range(of: raw) == nil, "\(name)")
+            #expect(Fixture.contents(session.keyringsDirectory.appendingPathComponent(name)).range(of: raw) == nil, "\(name)")
         }
     }
 
     @Test func aLockedKeyringIsUnavailableNotMissing() throws {
         let session = try KeyringSession()
-        let (keyFile, _) = try writeRandomKeyFile(in: session.folder)
+        let (keyFile, _) = try writeRandomKeyFile(in: session.directory)
         #expect(try session.probe("store", "org.example.tests", "notes", keyFile.path).output == "stored")
         try session.lockLoginCollection()
-        let loaded = session.folder.appendingPathComponent("loaded")
+        let loaded = session.directory.appendingPathComponent("loaded")
         #expect(try session.probe("load", "org.example.tests", "notes", loaded.path).output == "error: keyStore.locked")
         // Still never replaced while locked.
         #expect(try session.probe("store", "org.example.tests", "notes", keyFile.path).output == "error: keyStore.alreadyStored")
@@ -53,10 +53,10 @@ struct SecretServiceKeyStoreTests {
 
     @Test func noKeyringDaemonOrNoBusIsServiceUnavailable() throws {
         let session = try KeyringSession(keyring: false)
-        let loaded = session.folder.appendingPathComponent("loaded").path
+        let loaded = session.directory.appendingPathComponent("loaded").path
         #expect(try session.probe("load", "org.example.tests", "notes", loaded).output == "error: keyStore.serviceUnavailable")
         var noBus = session.environment
-        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(session.folder.path)/no-bus-here"
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(session.directory.path)/no-bus-here"
         let result = try KeyringSession.probe(["load", "org.example.tests", "notes", loaded], environment: noBus)
         #expect(result.output == "error: keyStore.serviceUnavailable")
         #expect(result.status == 1)
@@ -64,7 +64,7 @@ struct SecretServiceKeyStoreTests {
 
     @Test func firstLaunchWithTheKeyringThenALockedKeyringNeverMakesANewKey() throws {
         let session = try KeyringSession()
-        let database = session.folder.appendingPathComponent("notes.db")
+        let database = session.directory.appendingPathComponent("notes.db")
         #expect(try session.probe("open-or-create", "org.example.notes", "notes-db", database.path).output == "createdWithNewKey rows=1")
         #expect(try session.probe("open-or-create", "org.example.notes", "notes-db", database.path).output == "openedExisting rows=2")
         try session.lockLoginCollection()
@@ -78,10 +78,10 @@ struct SecretServiceKeyStoreTests {
     }
 
     /// A 0600 file with 32 random bytes (`/dev/urandom`), and the bytes.
-    private func writeRandomKeyFile(in folder: URL, name: String = "key") throws -> (URL, Data) {
+    private func writeRandomKeyFile(in directory: URL, name: String = "key") throws -> (URL, Data) {
         var generator = SystemRandomNumberGenerator()
         let raw = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let url = folder.appendingPathComponent(name)
+        let url = directory.appendingPathComponent(name)
         try raw.write(to: url)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         return (url, raw)

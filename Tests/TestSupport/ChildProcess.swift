@@ -58,7 +58,7 @@ public final class ChildProcess: @unchecked Sendable {
             }
         }
         try GNUSpawn.closeFrom(&actions, 3)
-        if let folder = currentDirectoryURL?.path { try GNUSpawn.changeDirectory(&actions, folder) }
+        if let directory = currentDirectoryURL?.path { try GNUSpawn.changeDirectory(&actions, directory) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -42,8 +42,8 @@ extension DatabaseManagerError {
         }
         switch file.kind() {
         case .missing: self = .fileNotFound(path: path)
-        case .parentFolderMissing: self = .parentFolderMissing(path: path)
-        case .folder: self = .isFolder(path: path)
+        case .parentDirectoryMissing: self = .parentDirectoryMissing(path: path)
+        case .directory: self = .isDirectory(path: path)
         case .unreadable: self = .permissionDenied(path: path, underlying: nil)
         case .empty: self = .notADatabase(path: path, reason: "the file is empty (0 bytes)")
         case .specialFile: self = .notADatabase(path: path, reason: "it is not a regular file (a pipe, socket or device)")

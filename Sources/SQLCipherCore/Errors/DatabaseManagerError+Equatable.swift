@@ -36,10 +36,10 @@ extension DatabaseManagerError: Equatable {
             if case .fileNotFound(let r0) = rhs { return l0 == r0 }
         case .fileAlreadyExists(let l0):
             if case .fileAlreadyExists(let r0) = rhs { return l0 == r0 }
-        case .isFolder(let l0):
-            if case .isFolder(let r0) = rhs { return l0 == r0 }
-        case .parentFolderMissing(let l0):
-            if case .parentFolderMissing(let r0) = rhs { return l0 == r0 }
+        case .isDirectory(let l0):
+            if case .isDirectory(let r0) = rhs { return l0 == r0 }
+        case .parentDirectoryMissing(let l0):
+            if case .parentDirectoryMissing(let r0) = rhs { return l0 == r0 }
         case .invalidPath(let l0, let l1):
             if case .invalidPath(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .plaintextDatabase(let l0):

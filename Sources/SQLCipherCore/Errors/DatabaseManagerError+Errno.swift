@@ -14,7 +14,7 @@ extension DatabaseManagerError {
         case .noSpace, .quotaExceeded, .fileTooLarge: self = .diskFull(path: path, underlying: nil)
         case .noSuchFile: self = .fileNotFound(path: path)
         case .nameTooLong: self = .invalidPath(path: path, reason: "a name in it, or the whole path, is too long")
-        case .notAFolder: self = .invalidPath(path: path, reason: "a part of it is a file, not a folder")
+        case .notADirectory: self = .invalidPath(path: path, reason: "a part of it is a file, not a directory")
         case .tooManySymbolicLinks: self = .invalidPath(path: path, reason: "its symbolic links form a loop")
         default: self = .ioError(path: path, underlying: nil)
         }

@@ -1,7 +1,7 @@
 // MARK: - Which errors the delegate hears
 
 extension DatabaseManagerError {
-    /// `true` for failures the delegate hears about through `didEncounterDatabaseError`: not the
+    /// `true` for failures the delegate hears about through `didFail`: not the
     /// user's password, not a misuse of the manager.
     package var isReportable: Bool {
         switch self {

@@ -30,10 +30,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case fileNotFound(path: String)
     /// `create` found a file at the path. `create` never overwrites one.
     case fileAlreadyExists(path: String)
-    /// The path names a folder, not a file.
-    case isFolder(path: String)
-    /// The folder that should hold the database does not exist.
-    case parentFolderMissing(path: String)
+    /// The path names a directory, not a file.
+    case isDirectory(path: String)
+    /// The directory that should hold the database does not exist.
+    case parentDirectoryMissing(path: String)
     /// The file system refuses the path itself (a name or the whole path is too long).
     case invalidPath(path: String, reason: String)
     /// The file is a plaintext (unencrypted) SQLite database.
@@ -56,7 +56,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// The file decrypted but its content is damaged (SQLCipher's HMAC check failed, or a
     /// page is missing).
     case corrupt(path: String, underlying: SQLiteError?)
-    /// The operating system refused access to the file or its folder.
+    /// The operating system refused access to the file or its directory.
     case permissionDenied(path: String, underlying: SQLiteError?)
     /// The disk or the process's file size limit is full.
     case diskFull(path: String, underlying: SQLiteError?)
@@ -72,7 +72,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case schemaVersionTooNew(found: Int, supported: Int)
     /// A schema migration step failed; the database stays at `lastGoodVersion`.
     case migrationFailed(version: Int, lastGoodVersion: Int, underlying: any Error)
-    /// A rekey, encrypt or decrypt needs about twice the database's size free in its folder,
+    /// A rekey, encrypt or decrypt needs about twice the database's size free in its directory,
     /// and less is available. Nothing was written.
     case insufficientDiskSpace(path: String, needed: Int64, available: Int64)
     /// A rekey or decrypt was asked for inside a transaction. Nothing was written.
@@ -167,10 +167,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "No database file at \(path). Create it, or check the path."
         case .fileAlreadyExists(let path):
             return "A file already exists at \(path). Open it instead, or choose another path."
-        case .isFolder(let path):
-            return "\(path) is a folder, not a database file. Give the path of a file."
-        case .parentFolderMissing(let path):
-            return "The folder that should hold \(path) does not exist. Create the folder first."
+        case .isDirectory(let path):
+            return "\(path) is a directory, not a database file. Give the path of a file."
+        case .parentDirectoryMissing(let path):
+            return "The directory that should hold \(path) does not exist. Create the directory first."
         case .invalidPath(let path, let reason):
             return "\(path) cannot be used as a database path: \(reason). Choose another path."
         case .plaintextDatabase(let path):
@@ -196,7 +196,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
         case .corrupt(let path, let underlying):
             return "\(path) decrypted but is damaged\(Self.suffix(underlying)). Restore it from a backup."
         case .permissionDenied(let path, let underlying):
-            return "Permission denied for \(path)\(Self.suffix(underlying)). Check the file's and folder's permissions."
+            return "Permission denied for \(path)\(Self.suffix(underlying)). Check the file's and directory's permissions."
         case .diskFull(let path, let underlying):
             return "The disk is full while writing \(path)\(Self.suffix(underlying)). Free some space and try again."
         case .ioError(let path, let underlying):
@@ -247,7 +247,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
                 + "again; if it was the database's own (after a crash), restore the database from a backup."
         case .untrustedFile(let path, let reason):
             return "\(path) was refused and left as it is: \(reason). Nothing was written through it. If you did not "
-                + "put it there, someone with access to the folder may have; move it away, then run this again."
+                + "put it there, someone with access to the directory may have; move it away, then run this again."
         case .sqlite(let error):
             return error.description
         case .keyUnavailable(let identifier, .notStored(_, let store)):

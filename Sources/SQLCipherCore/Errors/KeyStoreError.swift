@@ -7,12 +7,12 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// The identifier cannot name a key in this store (empty, too long, or characters other
     /// than letters, digits, `.`, `_` and `-`; it may not start with `.`).
     case invalidIdentifier(String, reason: String)
-    /// A key file or folder can be read or written by other users (group/other permission
+    /// A key file or directory can be read or written by other users (group/other permission
     /// bits); it was not read. `mode` is the permission bits found.
     case insecurePermissions(path: String, mode: UInt32)
-    /// A key file or folder belongs to another user; it was not read.
+    /// A key file or directory belongs to another user; it was not read.
     case wrongOwner(path: String, owner: UInt32, expected: UInt32)
-    /// The path is not a regular file (or not a folder, for a store's folder): a symbolic link,
+    /// The path is not a regular file (or not a directory, for a store's directory): a symbolic link,
     /// pipe, device… It was not read.
     case notARegularFile(path: String)
     /// The operating system refused access (`EACCES`, `EPERM`, `EROFS`).
@@ -48,7 +48,7 @@ public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, 
             return "\(path) belongs to user \(owner), not to user \(expected) running this program, so it was not "
                 + "read. Check who put it there; `chown` it back if it is yours."
         case .notARegularFile(let path):
-            return "\(path) is not a regular file (or folder), so it was not read. Put the key in a plain file."
+            return "\(path) is not a regular file (or directory), so it was not read. Put the key in a plain file."
         case .permissionDenied(let path, let reason):
             return "Permission denied for \(path): \(reason). Check its owner and permissions."
         case .malformedKey(let location, let reason):

@@ -4,7 +4,7 @@ import Foundation
 
 extension DatabaseFile {
     /// Why the path itself cannot name a database, whatever is there: empty, too long for the
-    /// file system or for SQLite, through a file as if it were a folder, or a loop of symbolic
+    /// file system or for SQLite, through a file as if it were a directory, or a loop of symbolic
     /// links (`stat`'s `errno`). `nil` when the path is usable.
     package var pathProblem: String? {
         guard !path.isEmpty else { return "the path is empty" }
@@ -14,7 +14,7 @@ extension DatabaseFile {
         } catch {
             switch error {
             case .nameTooLong: return "it is too long for the file system (\(absolute.utf8.count) bytes, or a name over 255)"
-            case .notAFolder: return "\(firstFileInPath ?? "a part of it") is a file, not a folder"
+            case .notADirectory: return "\(firstFileInPath ?? "a part of it") is a file, not a directory"
             case .tooManySymbolicLinks: return "its symbolic links form a loop"
             default: break
             }
@@ -26,7 +26,7 @@ extension DatabaseFile {
         return nil
     }
 
-    /// The first component of the path that exists and is not a folder.
+    /// The first component of the path that exists and is not a directory.
     private var firstFileInPath: String? {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/").dropLast() {

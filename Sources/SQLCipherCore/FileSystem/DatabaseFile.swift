@@ -35,9 +35,9 @@ package struct DatabaseFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let parent = (path as NSString).deletingLastPathComponent
-            return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentFolderMissing
+            return FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent) ? .missing : .parentDirectoryMissing
         }
-        if isDirectory.boolValue { return .folder }
+        if isDirectory.boolValue { return .directory }
         guard FileSystem.status(of: path)?.isRegularFile == true else { return .specialFile }
         guard POSIX.isAccessible(path, writing: false), let size, let header = header() else { return .unreadable }
         if size == 0 { return .empty }
@@ -45,7 +45,7 @@ package struct DatabaseFile {
         return .encryptedOrNotADatabase
     }
 
-    /// The folder that holds the file.
+    /// The directory that holds the file.
     package var directory: String {
         let parent = (path as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent

@@ -5,12 +5,12 @@
 /// ``DatabaseFileInfo/kind``. The same classification decides, before any key is tried, why an
 /// open, create or encrypt refuses a path.
 public enum DatabaseFileKind: Sendable, Equatable {
-    /// No file; its folder exists.
+    /// No file; its directory exists.
     case missing
-    /// Neither the file nor its folder exists.
-    case parentFolderMissing
-    /// A folder.
-    case folder
+    /// Neither the file nor its directory exists.
+    case parentDirectoryMissing
+    /// A directory.
+    case directory
     /// The process may not read it.
     case unreadable
     /// A named pipe, socket or device (never read: reading one can block forever).
@@ -28,12 +28,12 @@ public enum DatabaseFileKind: Sendable, Equatable {
 
 extension DatabaseFileKind: CustomStringConvertible {
     /// The kind in a few words for a person, such as `cipherdb info` prints: `"plaintext SQLite
-    /// database (not encrypted)"`, `"missing (its folder does not exist)"`.
+    /// database (not encrypted)"`, `"missing (its directory does not exist)"`.
     public var description: String {
         switch self {
         case .missing: "missing (no file)"
-        case .parentFolderMissing: "missing (its folder does not exist)"
-        case .folder: "a folder, not a database file"
+        case .parentDirectoryMissing: "missing (its directory does not exist)"
+        case .directory: "a directory, not a database file"
         case .unreadable: "unreadable (permission denied)"
         case .specialFile: "not a regular file (a pipe, socket or device): not a database"
         case .empty: "empty file (0 bytes): not a database"

@@ -17,7 +17,7 @@ package struct FileStatus: Sendable, Equatable {
     package let owner: UInt32
     package let group: UInt32
     package let isRegularFile: Bool
-    package let isFolder: Bool
+    package let isDirectory: Bool
     /// The path itself is a symbolic link (only `lstat` sees this).
     package let isSymbolicLink: Bool
     /// The last write (`st_mtim`).

@@ -4,14 +4,14 @@ import Foundation
 
 extension FileSystem {
     /// The name of the temporary file ``replaceDurably(_:with:)`` writes before renaming it over
-    /// `path`: `<path>.tmp`, in the same folder, so that one `rename` installs it and the next
+    /// `path`: `<path>.tmp`, in the same directory, so that one `rename` installs it and the next
     /// writer (or recovery) knows which leftover of a kill to remove.
     package static func stagingPath(for path: String) -> String { path + ".tmp" }
 
     /// Replaces the file at `path` with `data` so that a crash or a power loss leaves either the
     /// old content or the new, never a mix: removes a leftover `<path>.tmp` of our own
     /// (``removeLeftover(_:)``), creates it anew (`O_CREAT | O_EXCL | O_NOFOLLOW`, owner-only),
-    /// writes and flushes it (`fsync`), `rename`s it over `path` and flushes the folder, so the
+    /// writes and flushes it (`fsync`), `rename`s it over `path` and flushes the directory, so the
     /// rename itself is on disk when this returns. The one way the library and cipherdb write a
     /// small file: a symbolic link or another user's file at either name is refused
     /// (``Failure/refusal``) and left as it is.
@@ -30,7 +30,7 @@ extension FileSystem {
         try sync(DatabaseFile(path: path).directory)
     }
 
-    /// Removes the file at `path` (and a leftover `<path>.tmp`) and flushes the folder, so the
+    /// Removes the file at `path` (and a leftover `<path>.tmp`) and flushes the directory, so the
     /// removal is on disk when this returns; a missing file is not an error.
     package static func removeDurably(_ path: String) throws(Failure) {
         try removeLeftover(stagingPath(for: path))

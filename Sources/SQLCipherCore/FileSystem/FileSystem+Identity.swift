@@ -18,14 +18,14 @@ extension FileSystem {
 
     /// The path with every symbolic link resolved (`realpath`), as SQLite itself resolves it
     /// (since 3.10) before naming its `-journal`, `-wal` and `-shm`: the files beside the real
-    /// file are the ones that count. For a path that does not exist yet, its folder is
+    /// file are the ones that count. For a path that does not exist yet, its directory is
     /// resolved and the name kept. A path that cannot be resolved is returned as given.
     package static func resolvedPath(_ path: String) -> String {
         if let real = POSIX.realPath(path) { return real }
         let name = (path as NSString).lastPathComponent
         let parent = (path as NSString).deletingLastPathComponent
-        guard !name.isEmpty, let folder = POSIX.realPath(parent.isEmpty ? "." : parent) else { return path }
-        return (folder as NSString).appendingPathComponent(name)
+        guard !name.isEmpty, let directory = POSIX.realPath(parent.isEmpty ? "." : parent) else { return path }
+        return (directory as NSString).appendingPathComponent(name)
     }
 
     /// What proves, later, that a file is still the very one seen now: its device, inode,

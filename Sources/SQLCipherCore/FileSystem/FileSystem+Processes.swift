@@ -90,11 +90,11 @@ extension FileSystem {
         return descriptorCount(in: "/proc/self/fd", of: [file])
     }
 
-    /// The descriptors listed in a `/proc/<pid>/fd` folder that are open on one of `files`:
+    /// The descriptors listed in a `/proc/<pid>/fd` directory that are open on one of `files`:
     /// `stat` through a descriptor's link reaches the open file, even once it is unlinked.
-    private static func descriptorCount(in folder: String, of files: Set<FileIdentity>) -> Int {
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
-        return descriptors.filter { identity(of: folder + "/" + $0).map(files.contains) ?? false }.count
+    private static func descriptorCount(in directory: String, of files: Set<FileIdentity>) -> Int {
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        return descriptors.filter { identity(of: directory + "/" + $0).map(files.contains) ?? false }.count
     }
 
     /// `/proc/<pid>/comm` without its newline, `nil` when there is none.

@@ -3,26 +3,26 @@ import Foundation
 // MARK: - Private scratch copies
 
 extension FileSystem {
-    /// A folder only this user can enter (`mkdtemp`, mode 0700) *beside* a database, for a
+    /// A directory only this user can enter (`mkdtemp`, mode 0700) *beside* a database, for a
     /// throw-away copy of it (its replayed journal checked on the copy): a plaintext database's
-    /// copy never leaves its folder for `$TMPDIR`. Named `.<name>.scm-check-XXXXXX` and held
-    /// with an `flock` on the folder while it is used, so that ``removeAbandoned(beside:)``
+    /// copy never leaves its directory for `$TMPDIR`. Named `.<name>.scm-check-XXXXXX` and held
+    /// with an `flock` on the directory while it is used, so that ``removeAbandoned(beside:)``
     /// tells the leftover of a killed process from one in use. ``remove()`` (or the release of
     /// the value) removes it with all it holds.
-    package final class ScratchFolder {
+    package final class ScratchDirectory {
         package let path: String
         private let descriptor: Int32
         private var removed = false
 
         package init(beside database: String) throws(Failure) {
             let file = DatabaseFile(path: database)
-            let template = file.directory + "/" + ScratchFolder.prefix(for: database) + "XXXXXX"
-            path = try attempt("mkdtemp", template) { () throws(Errno) in try POSIX.makeTemporaryFolder(template: template) }
-            let folder = path
+            let template = file.directory + "/" + ScratchDirectory.prefix(for: database) + "XXXXXX"
+            path = try attempt("mkdtemp", template) { () throws(Errno) in try POSIX.makeTemporaryDirectory(template: template) }
+            let directory = path
             do {
-                descriptor = try attempt("open", folder) { () throws(Errno) in try POSIX.open(folder, [.readOnly, .noFollow]) }
+                descriptor = try attempt("open", directory) { () throws(Errno) in try POSIX.open(directory, [.readOnly, .noFollow]) }
             } catch {
-                try? FileManager.default.removeItem(atPath: folder)
+                try? FileManager.default.removeItem(atPath: directory)
                 throw error
             }
             _ = try? POSIX.lockExclusively(descriptor, wait: false)
@@ -30,7 +30,7 @@ extension FileSystem {
 
         deinit { remove() }
 
-        /// Removes the folder and every file in it (only this process wrote there: it is 0700).
+        /// Removes the directory and every file in it (only this process wrote there: it is 0700).
         package func remove() {
             guard !removed else { return }
             removed = true
@@ -38,22 +38,22 @@ extension FileSystem {
             POSIX.close(descriptor)
         }
 
-        /// `.<database's name>.scm-check-`: what every scratch folder of `database` starts with.
+        /// `.<database's name>.scm-check-`: what every scratch directory of `database` starts with.
         static func prefix(for database: String) -> String {
             "." + (database as NSString).lastPathComponent + ".scm-check-"
         }
 
-        /// Removes the scratch folders of `database` that a killed process left (no process
-        /// holds their lock), and only folders of this user; returns how many.
+        /// Removes the scratch directories of `database` that a killed process left (no process
+        /// holds their lock), and only directories of this user; returns how many.
         @discardableResult
         package static func removeAbandoned(beside database: String) -> Int {
-            let folder = DatabaseFile(path: database).directory
+            let directory = DatabaseFile(path: database).directory
             let prefix = prefix(for: database)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
             var count = 0
             for name in names where name.hasPrefix(prefix) {
-                let path = folder + "/" + name
-                guard let status = try? POSIX.status(path, followingLinks: false), status.isFolder,
+                let path = directory + "/" + name
+                guard let status = try? POSIX.status(path, followingLinks: false), status.isDirectory,
                     status.owner == POSIX.effectiveUserID,
                     let fd = try? POSIX.open(path, [.readOnly, .noFollow])
                 else { continue }

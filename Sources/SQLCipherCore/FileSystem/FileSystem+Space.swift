@@ -20,7 +20,7 @@ extension FileSystem {
         return stamp.split(separator: ":").dropFirst(2) == current.split(separator: ":").dropFirst(2)
     }
 
-    /// The bytes an unprivileged process may still write in the folder (`statvfs`:
+    /// The bytes an unprivileged process may still write in the directory (`statvfs`:
     /// `f_bavail × f_frsize`).
     package static func availableSpace(in directory: String) throws(Failure) -> Int64 {
         try attempt("statvfs", directory) { () throws(Errno) in try POSIX.availableBytes(in: directory) }

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - FileSystem
 
 /// The few file operations the flows need to be crash-safe, on top of ``POSIX``: `fsync` of
-/// files and folders, `link` (create without overwrite), `rename` (atomic replace) and `unlink`.
+/// files and directories, `link` (create without overwrite), `rename` (atomic replace) and `unlink`.
 /// Each failure says the call, the path and its ``Errno``.
 package enum FileSystem {
     /// A failed call, with the operation and path for diagnosis.
@@ -22,7 +22,7 @@ package enum FileSystem {
         try POSIX.attempt(call) { Failure(operation: operation, path: path, errno: $0) }
     }
 
-    /// Flushes a file or a folder to disk (`fsync`).
+    /// Flushes a file or a directory to disk (`fsync`).
     package static func sync(_ path: String) throws(Failure) {
         let fd = try attempt("open", path) { () throws(Errno) in try POSIX.open(path, .readOnly) }
         defer { POSIX.close(fd) }
@@ -34,7 +34,7 @@ package enum FileSystem {
         try attempt("link", destination) { () throws(Errno) in try POSIX.link(source, destination) }
     }
 
-    /// Atomically replaces `destination` with `source` (same folder).
+    /// Atomically replaces `destination` with `source` (same directory).
     package static func rename(_ source: String, to destination: String) throws(Failure) {
         try attempt("rename", destination) { () throws(Errno) in try POSIX.rename(source, destination) }
     }
@@ -50,6 +50,6 @@ package enum FileSystem {
         POSIX.close(try createNew(path))
     }
 
-    /// `true` when the process may write in the folder (`access(W_OK)`).
+    /// `true` when the process may write in the directory (`access(W_OK)`).
     package static func isWritable(_ path: String) -> Bool { POSIX.isAccessible(path, writing: true) }
 }

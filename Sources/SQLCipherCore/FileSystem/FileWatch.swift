@@ -3,7 +3,7 @@ import Foundation
 // MARK: - FileWatch
 
 /// Waits for a change to a database file or its sidecars (`-wal`, `-journal`), as another
-/// connection's or process's commit makes one: inotify on the file's folder on Linux (its
+/// connection's or process's commit makes one: inotify on the file's directory on Linux (its
 /// events filtered by name), a dispatch source on each file on Apple platforms. One thread
 /// calls ``wait(timeout:)``; any thread may call ``wake()``; the waiting thread calls
 /// ``close()`` when done.
@@ -35,7 +35,7 @@ package final class FileWatch: @unchecked Sendable {
                 throw error
             }
             do {
-                try POSIX.inotifyWatchFolder(inotify, url.deletingLastPathComponent().path)
+                try POSIX.inotifyWatchDirectory(inotify, url.deletingLastPathComponent().path)
             } catch {
                 POSIX.close(inotify)
                 POSIX.close(wakeRead)

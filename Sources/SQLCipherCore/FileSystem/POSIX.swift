@@ -144,7 +144,7 @@ extension POSIX {
         guard systemLink(source, destination) == 0 else { throw Errno.current }
     }
 
-    /// `rename`, atomic within one folder.
+    /// `rename`, atomic within one directory.
     package static func rename(_ source: String, _ destination: String) throws(Errno) {
         guard systemRename(source, destination) == 0 else { throw Errno.current }
     }
@@ -164,7 +164,7 @@ extension POSIX {
     }
 
     /// `mkdir`.
-    package static func makeFolder(_ path: String, mode: UInt32) throws(Errno) {
+    package static func makeDirectory(_ path: String, mode: UInt32) throws(Errno) {
         guard mkdir(path, mode_t(mode)) == 0 else { throw Errno.current }
     }
 
@@ -188,8 +188,8 @@ extension POSIX {
         return String(cString: resolved)
     }
 
-    /// `mkdtemp`: a new folder (mode 0700) from a template ending in `XXXXXX`.
-    package static func makeTemporaryFolder(template: String) throws(Errno) -> String {
+    /// `mkdtemp`: a new directory (mode 0700) from a template ending in `XXXXXX`.
+    package static func makeTemporaryDirectory(template: String) throws(Errno) -> String {
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else { throw Errno.current }
@@ -265,9 +265,9 @@ extension POSIX {
             return fd
         }
 
-        /// `inotify_add_watch` on a folder for what a commit does to a file in it: written,
+        /// `inotify_add_watch` on a directory for what a commit does to a file in it: written,
         /// created, renamed in, closed after writing, removed.
-        static func inotifyWatchFolder(_ fd: Int32, _ path: String) throws(Errno) {
+        static func inotifyWatchDirectory(_ fd: Int32, _ path: String) throws(Errno) {
             let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
             guard inotify_add_watch(fd, path, mask) >= 0 else { throw Errno.current }
         }
@@ -301,7 +301,7 @@ extension Errno {
     package static let quotaExceeded = Errno(code: EDQUOT)
     package static let fileTooLarge = Errno(code: EFBIG)
     package static let nameTooLong = Errno(code: ENAMETOOLONG)
-    package static let notAFolder = Errno(code: ENOTDIR)
+    package static let notADirectory = Errno(code: ENOTDIR)
     package static let tooManySymbolicLinks = Errno(code: ELOOP)
     package static let interrupted = Errno(code: EINTR)
     package static let wouldBlock = Errno(code: EWOULDBLOCK)
@@ -319,7 +319,7 @@ extension FileStatus {
         self.init(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             permissions: UInt32(info.st_mode & 0o7777), owner: UInt32(info.st_uid), group: UInt32(info.st_gid),
-            isRegularFile: info.st_mode & S_IFMT == S_IFREG, isFolder: info.st_mode & S_IFMT == S_IFDIR,
+            isRegularFile: info.st_mode & S_IFMT == S_IFREG, isDirectory: info.st_mode & S_IFMT == S_IFDIR,
             isSymbolicLink: info.st_mode & S_IFMT == S_IFLNK,
             modified: Time(seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)),
             changed: Time(seconds: Int64(changed.tv_sec), nanoseconds: Int64(changed.tv_nsec)))

@@ -23,7 +23,7 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// a removal or a rotation. Refused so that a revoked secret stays revoked. The database
     /// file was not touched.
     case slotFileOutdated(path: String, database: String)
-    /// `<db>.scm-keys` (or `.next`) is not a regular file — a folder, a named pipe, a device:
+    /// `<db>.scm-keys` (or `.next`) is not a regular file — a directory, a named pipe, a device:
     /// `kind` says which. Nothing was read from it and the database file was not touched.
     case slotFileNotAFile(path: String, kind: String)
     /// Adding a slot would pass the limits every slot file is held to (the slot count, or the

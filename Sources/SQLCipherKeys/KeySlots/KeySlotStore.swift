@@ -46,7 +46,7 @@ package struct KeySlotStore {
     package static let maximumFileSize: Int64 = 1 << 20
 
     /// Reads with the checks on the open descriptor first (``FileSystem/cappedContents(of:maximumSize:)``):
-    /// a pipe, a device or a folder is never read and never blocks, and nothing over the cap is read.
+    /// a pipe, a device or a directory is never read and never blocks, and nothing over the cap is read.
     private func read(_ file: String) throws -> KeySlotFile? {
         switch try FileSystem.cappedContents(of: file, maximumSize: Self.maximumFileSize) {
         case .missing: return nil
@@ -86,13 +86,13 @@ package struct KeySlotStore {
 
     package func writeNext(_ file: KeySlotFile) throws { try FileSystem.replaceDurably(nextPath, with: file.encoded()) }
 
-    /// Makes `.next` the slot file (`rename`, folder flushed).
+    /// Makes `.next` the slot file (`rename`, directory flushed).
     package func installNext() throws {
         try FileSystem.rename(nextPath, to: path)
         try FileSystem.sync(DatabaseFile(path: database).directory)
     }
 
-    /// Removes `.next` (and a half-written copy of it), folder flushed.
+    /// Removes `.next` (and a half-written copy of it), directory flushed.
     package func removeNext() throws {
         try FileSystem.removeLeftover(nextPath + ".tmp", leavingForeign: true)
         try FileSystem.remove(nextPath)
@@ -105,11 +105,11 @@ package struct KeySlotStore {
     package func removeNextIfDebris() throws {
         guard hasNext else { return }
         if nextIsDebris { return try removeNext() }
-        _ = try readNext()  // a pipe or a folder is its own error
+        _ = try readNext()  // a pipe or a directory is its own error
         throw DatabaseManagerError.operationInProgress(path: database)
     }
 
-    /// Removes the slot file (after a conversion back to a password), folder flushed.
+    /// Removes the slot file (after a conversion back to a password), directory flushed.
     package func removeCurrent() throws {
         try FileSystem.removeLeftover(path + ".tmp", leavingForeign: true)
         try FileSystem.remove(path)

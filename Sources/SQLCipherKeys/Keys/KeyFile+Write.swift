@@ -4,13 +4,13 @@ import SQLCipherCore
 // MARK: - Writing and deleting key files
 
 extension KeyFile {
-    /// The lock file that serialises stores and deletes in a key folder.
+    /// The lock file that serialises stores and deletes in a key directory.
     package static let lockName = ".lock"
 
-    /// Runs `body` holding an exclusive `flock` on `<folder>/.lock` (the kernel drops it if the
-    /// process dies, so a `kill -9` never leaves the folder locked).
-    package static func withFolderLock<T>(_ folder: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
-        let path = folder + "/" + lockName
+    /// Runs `body` holding an exclusive `flock` on `<directory>/.lock` (the kernel drops it if the
+    /// process dies, so a `kill -9` never leaves the directory locked).
+    package static func withDirectoryLock<T>(_ directory: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
+        let path = directory + "/" + lockName
         let fd = try attempt("open", path) { () throws(Errno) in
             try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)
         }
@@ -19,16 +19,16 @@ extension KeyFile {
         return try body()
     }
 
-    /// Writes a new key file durably without ever replacing one: under the folder lock, a
-    /// stale temporary file is removed, the 32 bytes go to `<folder>/.<name>.tmp` (0600,
-    /// `O_EXCL`), which is `fsync`ed and renamed to `<folder>/<name>`, then the folder is
+    /// Writes a new key file durably without ever replacing one: under the directory lock, a
+    /// stale temporary file is removed, the 32 bytes go to `<directory>/.<name>.tmp` (0600,
+    /// `O_EXCL`), which is `fsync`ed and renamed to `<directory>/<name>`, then the directory is
     /// `fsync`ed. A crash leaves either no key file or the whole one.
-    package static func write(_ key: DatabaseKey, folder: String, name: String, store: String) throws(KeyStoreError) {
-        try ensureFolder(folder)
-        try withFolderLock(folder) { () throws(KeyStoreError) in
-            let path = folder + "/" + name
+    package static func write(_ key: DatabaseKey, directory: String, name: String, store: String) throws(KeyStoreError) {
+        try ensureDirectory(directory)
+        try withDirectoryLock(directory) { () throws(KeyStoreError) in
+            let path = directory + "/" + name
             if (try? FileSystem.statusIfPresent(path)) != nil { throw .alreadyStored(identifier: name, store: store) }
-            let temporary = folder + "/." + name + ".tmp"
+            let temporary = directory + "/." + name + ".tmp"
             try removeStaleTemporary(temporary)
             try writeNewFile(temporary, key: key)
             do throws(Errno) {
@@ -37,7 +37,7 @@ extension KeyFile {
                 try? POSIX.unlink(temporary)
                 throw KeyStoreError("rename", path, error)
             }
-            syncFolder(folder)
+            syncDirectory(directory)
         }
     }
 
@@ -73,14 +73,14 @@ extension KeyFile {
         }
     }
 
-    /// Removes `<folder>/<name>` and any temporary file of it, then `fsync`s the folder.
-    package static func remove(folder: String, name: String) throws(KeyStoreError) {
-        guard try checkFolder(folder) else { return }
-        try withFolderLock(folder) { () throws(KeyStoreError) in
-            for path in [folder + "/" + name, folder + "/." + name + ".tmp"] {
+    /// Removes `<directory>/<name>` and any temporary file of it, then `fsync`s the directory.
+    package static func remove(directory: String, name: String) throws(KeyStoreError) {
+        guard try checkDirectory(directory) else { return }
+        try withDirectoryLock(directory) { () throws(KeyStoreError) in
+            for path in [directory + "/" + name, directory + "/." + name + ".tmp"] {
                 try attempt("unlink", path) { () throws(Errno) in try POSIX.unlinkIfPresent(path) }
             }
-            syncFolder(folder)
+            syncDirectory(directory)
         }
     }
 }

@@ -3,21 +3,21 @@ import SQLCipherCore
 
 // MARK: - KeyFile
 
-/// The POSIX side of key files: a private folder (0700), checked opens that refuse another
+/// The POSIX side of key files: a private directory (0700), checked opens that refuse another
 /// owner or group/other permission bits before reading a byte, and durable writes
-/// (temporary file, `fsync`, `rename`, `fsync` of the folder) under an `flock`.
+/// (temporary file, `fsync`, `rename`, `fsync` of the directory) under an `flock`.
 enum KeyFile {
     /// The accepted contents: 32 raw bytes, or 64 hexadecimal digits with an optional line end.
     package static let acceptedSizes: Set<Int> = [32, 64, 65, 66]
 
     // MARK: Checks
 
-    /// Checks a folder that holds keys: `false` when it does not exist.
-    package static func checkFolder(_ path: String) throws(KeyStoreError) -> Bool {
+    /// Checks a directory that holds keys: `false` when it does not exist.
+    package static func checkDirectory(_ path: String) throws(KeyStoreError) -> Bool {
         let found: FileStatus?
         do throws(Errno) { found = try FileSystem.statusIfPresent(path) } catch { throw KeyStoreError("lstat", path, error) }
         guard let info = found else { return false }
-        guard info.isFolder else { throw .notARegularFile(path: path) }
+        guard info.isDirectory else { throw .notARegularFile(path: path) }
         try checkOwnerAndMode(info, path: path)
         return true
     }
@@ -30,16 +30,16 @@ enum KeyFile {
         guard info.permissions & 0o077 == 0 else { throw .insecurePermissions(path: path, mode: info.permissions) }
     }
 
-    /// Creates the folder with mode 0700 (its parent must exist), or checks the one there.
-    package static func ensureFolder(_ path: String) throws(KeyStoreError) {
-        if try checkFolder(path) { return }
+    /// Creates the directory with mode 0700 (its parent must exist), or checks the one there.
+    package static func ensureDirectory(_ path: String) throws(KeyStoreError) {
+        if try checkDirectory(path) { return }
         do throws(Errno) {
-            try POSIX.makeFolder(path, mode: 0o700)
+            try POSIX.makeDirectory(path, mode: 0o700)
         } catch {
             guard error == .fileExists else { throw KeyStoreError("mkdir", path, error) }
         }
-        guard try checkFolder(path) else { throw KeyStoreError("mkdir", path, .noSuchFile) }
-        syncFolder((path as NSString).deletingLastPathComponent)
+        guard try checkDirectory(path) else { throw KeyStoreError("mkdir", path, .noSuchFile) }
+        syncDirectory((path as NSString).deletingLastPathComponent)
     }
 
     // MARK: Reading
@@ -116,8 +116,8 @@ enum KeyFile {
         try POSIX.attempt(call) { KeyStoreError(operation, path, $0) }
     }
 
-    // MARK: Folders
+    // MARK: Directories
 
-    /// Flushes a folder's entries (`fsync`); best effort where the file system refuses.
-    package static func syncFolder(_ path: String) { try? FileSystem.sync(path) }
+    /// Flushes a directory's entries (`fsync`); best effort where the file system refuses.
+    package static func syncDirectory(_ path: String) { try? FileSystem.sync(path) }
 }

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - KeyStore
 
 /// Somewhere outside the code and outside the database that keeps database keys by identifier:
-/// a protected folder (``FileKeyStore``), the desktop keyring (`SecretServiceKeyStore` in the
+/// a protected directory (``FileKeyStore``), the desktop keyring (`SecretServiceKeyStore` in the
 /// `SQLCipherSecretService` library), or an app's own (the Apple Keychain, a hardware token…).
 ///
 /// The contract that keeps data safe is the difference between **missing** and **unavailable**:

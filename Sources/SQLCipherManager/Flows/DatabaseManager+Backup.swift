@@ -29,7 +29,7 @@ extension DatabaseManager {
     /// `PRAGMA integrity_check` (and `cipher_integrity_check` where the linked SQLCipher has it,
     /// 4.0 and later), its schema, the row count of every table, `user_version` and
     /// `application_id` against those read in the snapshot. Only then is it given its final
-    /// name, with `link` (which never overwrites) and a flush of the folder. A WAL source gives
+    /// name, with `link` (which never overwrites) and a flush of the directory. A WAL source gives
     /// a WAL backup. While it runs, the snapshot and the check each keep a page cache of up to
     /// 1.5 × the file (at most 1/16 of the machine's memory, 32 MiB to 1 GiB), so that each page
     /// is decrypted once rather than once per pass.
@@ -53,7 +53,7 @@ extension DatabaseManager {
     ///
     /// - Parameters:
     ///   - destination: the new file; nothing may exist there (nor its `-wal`, `-journal` or
-    ///     `.scm-keys`), and its folder must exist.
+    ///     `.scm-keys`), and its directory must exist.
     ///   - key: how the backup is keyed; by default like the source.
     ///   - options: the backup's cipher settings; `nil` keeps the source's.
     ///   - progress: called on the backup's thread with the fraction done, 0…1: 0 before the
@@ -62,7 +62,7 @@ extension DatabaseManager {
     ///     1 once it has its final name. It must not use the manager.
     /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/noCachedKey``,
     ///   ``DatabaseManagerError/fileAlreadyExists(path:)`` when `destination` (or a sidecar of
-    ///   it) exists — the source itself too, ``DatabaseManagerError/parentFolderMissing(path:)``,
+    ///   it) exists — the source itself too, ``DatabaseManagerError/parentDirectoryMissing(path:)``,
     ///   ``DatabaseManagerError/permissionDenied(path:underlying:)``,
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidKeyLength(_:)``,

@@ -23,7 +23,7 @@ extension DatabaseManager {
     ///   - progress: called on this thread with the fraction done, 0…1; it must not use the manager.
     /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/transactionInProgress``,
     ///   ``DatabaseManagerError/fileAlreadyExists(path:)`` when `destination` exists,
-    ///   ``DatabaseManagerError/parentFolderMissing(path:)``,
+    ///   ``DatabaseManagerError/parentDirectoryMissing(path:)``,
     ///   ``DatabaseManagerError/permissionDenied(path:underlying:)``,
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``.

@@ -66,7 +66,7 @@ extension DatabaseManager {
             let error = DatabaseManagerError(diagnosing: error, path: path)
             reconnectAfterFailedRekey(path: path)
             restoreSiblings(siblings)
-            notify(.rekeyFailed(error))
+            notify(.didFailToRekey(error))
             throw error
         }
         cachedKey = key
@@ -77,16 +77,16 @@ extension DatabaseManager {
         notify(.didRekey)
     }
 
-    /// The file and its folder (for the `-journal`) writable, and room for a journal or WAL
+    /// The file and its directory (for the `-journal`) writable, and room for a journal or WAL
     /// that holds every page.
     private static func checkInPlaceRekeyPossible(path: String) throws {
-        let folder = DatabaseFile(path: path).directory
+        let directory = DatabaseFile(path: path).directory
         guard FileSystem.isWritable(path) else { throw DatabaseManagerError.permissionDenied(path: path, underlying: nil) }
-        guard FileSystem.isWritable(folder) else { throw DatabaseManagerError.permissionDenied(path: folder, underlying: nil) }
+        guard FileSystem.isWritable(directory) else { throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil) }
         let size = FileSystem.databaseSize(of: path)
         // Each page once more, plus the journal's or WAL's few bytes per page and header.
         let needed = size + size / 64 + 65_536
-        let available = try FileSystem.availableSpace(in: folder)
+        let available = try FileSystem.availableSpace(in: directory)
         guard available >= needed else {
             throw DatabaseManagerError.insufficientDiskSpace(path: path, needed: needed, available: available)
         }
@@ -155,12 +155,12 @@ extension DatabaseManager {
 
     /// Why the file is still on the old key, as far as the disk tells (SQLCipher does not say).
     private static func unappliedRekeyError(path: String) -> DatabaseManagerError {
-        let folder = DatabaseFile(path: path).directory
-        if let available = try? FileSystem.availableSpace(in: folder), available < FileSystem.databaseSize(of: path) {
+        let directory = DatabaseFile(path: path).directory
+        if let available = try? FileSystem.availableSpace(in: directory), available < FileSystem.databaseSize(of: path) {
             return .diskFull(path: path, underlying: nil)
         }
         if !FileSystem.isWritable(path) { return .permissionDenied(path: path, underlying: nil) }
-        if !FileSystem.isWritable(folder) { return .permissionDenied(path: folder, underlying: nil) }
+        if !FileSystem.isWritable(directory) { return .permissionDenied(path: directory, underlying: nil) }
         return .ioError(path: path, underlying: nil)
     }
 

@@ -39,7 +39,7 @@ extension DatabaseManager {
 
     /// After `file` was written: records its revision in the database, on the open connection
     /// or on one keyed with `key`. Best effort: the file is already in place, and when this
-    /// fails (the database busy, its folder read-only) the next unlock records it.
+    /// fails (the database busy, its directory read-only) the next unlock records it.
     func recordSlotRevision(_ file: KeySlotFile, key: SecretBytes, store: KeySlotStore) {
         if let open = database {
             try? KeySlotRevision.record(file.currentRevision, databaseID: file.databaseID, in: open.connection)

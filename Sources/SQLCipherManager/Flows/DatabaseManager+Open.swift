@@ -123,7 +123,7 @@ extension DatabaseManager {
         func retire(connected: Bool) {
             guard let retiring else { return }
             retiring.close(keepingWAL: connected)
-            if retiring.wasOpen { notify(.closed) }
+            if retiring.wasOpen { notify(.didClose) }
         }
         let connection: Connection
         var derived: KeyDerivation.Derived?
@@ -136,7 +136,7 @@ extension DatabaseManager {
                 DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
                     path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey),
                 path: databasePath ?? "", key: key, cipher: configuration.cipher, stale: interruptedRekey)
-            if error.isReportable { notify(.databaseError(error)) }
+            if error.isReportable { notify(.didFail(error)) }
             throw error
         }
         retire(connected: true)
@@ -153,7 +153,7 @@ extension DatabaseManager {
         cachedKey = key
         derivedKey = derived
         configureReaders()
-        notify(creating ? .created : .opened)
+        notify(creating ? .didCreate : .didOpen)
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch {
                 close()
@@ -195,8 +195,8 @@ extension DatabaseManager {
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
-        case .parentFolderMissing: throw DatabaseManagerError.parentFolderMissing(path: path)
-        case .folder: throw DatabaseManagerError.isFolder(path: path)
+        case .parentDirectoryMissing: throw DatabaseManagerError.parentDirectoryMissing(path: path)
+        case .directory: throw DatabaseManagerError.isDirectory(path: path)
         default: throw DatabaseManagerError.fileAlreadyExists(path: path)
         }
         let directory = DatabaseFile(path: path).directory

@@ -9,7 +9,7 @@ extension DatabaseManager {
     static func recoverInterruptedOperation(atPath path: String) throws -> RecoveryOutcome {
         // The journal, copy and lock sit beside the real file, as SQLite's own sidecars do.
         let target = FileSystem.resolvedPath(path)
-        FileSystem.ScratchFolder.removeAbandoned(beside: target)
+        FileSystem.ScratchDirectory.removeAbandoned(beside: target)
         let journalPath = OperationJournal.path(for: target)
         let traces = [journalPath, journalPath + ".tmp", target + OperationLock.suffix]
         guard traces.contains(where: { FileSystem.size(of: $0) != nil }) else { return .nothingToRecover }
@@ -72,7 +72,7 @@ extension DatabaseManager {
     /// install began); the copy goes.
     private static func resolveReplace(_ journal: OperationJournal, target: String, copyIsAtTarget: Bool) throws -> RecoveryOutcome {
         let previous = ExclusiveAccess.previousName(of: target)
-        let folder = DatabaseFile(path: target).directory
+        let directory = DatabaseFile(path: target).directory
         guard let kept = FileSystem.identity(of: previous) else {
             return copyIsAtTarget ? .completed : .rolledBack
         }
@@ -81,13 +81,13 @@ extension DatabaseManager {
         let previousWasUsed = !unwritten || !FileSystem.otherProcesses(withOpen: [kept]).isEmpty
         if targetMissing || (copyIsAtTarget && previousWasUsed) {
             try FileSystem.rename(previous, to: target)
-            try FileSystem.sync(folder)
+            try FileSystem.sync(directory)
             return .rolledBack
         }
         // Not the copy: the second name goes only when it is the original's, at the target.
         if copyIsAtTarget || FileSystem.identity(of: target) == kept || FileSystem.sameContent(target, previous) {
             try FileSystem.remove(previous)
-            try FileSystem.sync(folder)
+            try FileSystem.sync(directory)
         }
         return copyIsAtTarget ? .completed : .rolledBack
     }

@@ -43,7 +43,7 @@ extension DatabaseManager {
     /// holds the file's EXCLUSIVE lock, and a database that another program has open is refused
     /// with ``DatabaseManagerError/openElsewhere(path:processID:processName:)``, nothing changed.
     ///
-    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didEncounterRekeyError`. After a
+    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didFailToRekey`. After a
     /// failure the database is intact, still opens with the old password, and is open again.
     /// A crash at any moment leaves a file that opens with exactly one of the old and the new
     /// password, every committed row present.
@@ -58,7 +58,7 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,
     ///   ``DatabaseManagerError/transactionInProgress``. After `willRekeyDatabase`:
     ///   ``DatabaseManagerError/busy(path:underlying:)`` (another writer kept the write lock),
-    ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or folder),
+    ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or directory),
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)`` (the journal, WAL
     ///   or copy needs about the file's size), ``DatabaseManagerError/diskFull(path:underlying:)``,
     ///   ``DatabaseManagerError/operationInProgress(path:)``,
@@ -120,7 +120,7 @@ extension DatabaseManager {
             let error = DatabaseManagerError(diagnosing: error, path: path)
             reconnectAfterFailedRekey(path: path)
             restoreSiblings(siblings)
-            notify(.rekeyFailed(error))
+            notify(.didFailToRekey(error))
             throw error
         }
         configuration = newConfiguration
@@ -133,7 +133,7 @@ extension DatabaseManager {
             configureReaders()
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
-            notify(.databaseError(error))
+            notify(.didFail(error))
             throw error
         }
         notify(.didRekey)

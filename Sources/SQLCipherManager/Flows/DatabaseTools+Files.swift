@@ -7,9 +7,9 @@ extension DatabaseTools {
     /// Replaces the small file at `url` (a record an app or tool keeps beside its database) the
     /// way the library writes its own journal and slot files, so that a crash or a power loss
     /// leaves the old content or the new, never a mix and never a file without its content:
-    /// `<file>.tmp` in the same folder (a leftover of a kill is removed first) is created
+    /// `<file>.tmp` in the same directory (a leftover of a kill is removed first) is created
     /// owner-only with `O_CREAT | O_EXCL | O_NOFOLLOW`, written, flushed (`fsync`), renamed over
-    /// the file, and the folder is flushed. No Foundation atomic write is involved.
+    /// the file, and the directory is flushed. No Foundation atomic write is involved.
     ///
     /// - Throws: ``DatabaseManagerError/untrustedFile(path:reason:)`` when a symbolic link or
     ///   another user's file is at the file's name or `<file>.tmp` (it is left alone),
@@ -52,7 +52,7 @@ extension DatabaseTools {
     }
 
     /// Removes the file at `url` and a leftover `<file>.tmp` of ``writeFileDurably(_:to:)``,
-    /// then flushes the folder; a missing file is not an error.
+    /// then flushes the directory; a missing file is not an error.
     ///
     /// - Throws: the file-system error that stopped the removal.
     public static func removeFileDurably(at url: URL) throws {

@@ -40,12 +40,12 @@ public enum DatabaseTools {
 
     /// Inspects the file at `url` without a key and without SQLite: see ``DatabaseFileInfo``.
     /// A file URL made from a relative path (`URL(fileURLWithPath: "notes.db")`) is inspected
-    /// and reported as given, relative to the current folder, when that is still its base.
+    /// and reported as given, relative to the current directory, when that is still its base.
     public static func inspectFile(at url: URL) -> DatabaseFileInfo {
         DatabaseFileInfo(path: pathAsGiven(url))
     }
 
-    /// `url`'s relative path when its base is the current folder, otherwise its absolute path.
+    /// `url`'s relative path when its base is the current directory, otherwise its absolute path.
     static func pathAsGiven(_ url: URL) -> String {
         guard let base = url.baseURL, base.path == FileManager.default.currentDirectoryPath else { return url.path }
         return url.relativePath
@@ -109,7 +109,7 @@ public enum DatabaseTools {
     ///   or not a database, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/fileAlreadyExists(path:)`` when `destination` exists,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``,
-    ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` for a read-only file or folder,
+    ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` for a read-only file or directory,
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``. On any error the source is
     ///   unchanged and no destination is left.

@@ -42,7 +42,7 @@ struct InPlaceRekeyMarker: Equatable {
         return nil
     }
 
-    /// Writes the marker: temporary file, `fsync`, `rename`, `fsync` of the folder.
+    /// Writes the marker: temporary file, `fsync`, `rename`, `fsync` of the directory.
     func write(for database: String) throws(FileSystem.Failure) {
         let text = "\(Self.magic)\nprevious \(previous ?? "-")\nnew \(new ?? "-")\n"
         try FileSystem.replaceDurably(Self.path(for: database), with: Data(text.utf8))
@@ -68,7 +68,7 @@ struct InPlaceRekeyMarker: Equatable {
         return [marker, marker + ".tmp", marker + OperationLock.suffix].contains { FileSystem.size(of: $0) != nil }
     }
 
-    /// Removes the temporary and the marker, then flushes the folder.
+    /// Removes the temporary and the marker, then flushes the directory.
     static func remove(for database: String) throws(FileSystem.Failure) {
         try FileSystem.removeLeftover(path(for: database) + ".tmp", leavingForeign: true)
         try FileSystem.remove(path(for: database))

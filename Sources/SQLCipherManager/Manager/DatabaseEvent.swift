@@ -4,60 +4,46 @@ import SQLCipherCore
 // MARK: - DatabaseEvent
 
 /// A ``DatabaseManager`` event: what ``DatabaseManagerDelegate`` hears, as a value, for
-/// ``DatabaseManager/events()``.
+/// ``DatabaseManager/events()``. Each case is named after its delegate method
+/// (`.didOpen` ↔ `databaseManagerDidOpen(_:)`, `.didFail` ↔ `databaseManager(_:didFail:)`).
 public enum DatabaseEvent: Sendable, Equatable {
-    /// A new database file was created and is open (`databaseManagerDidCreateDatabase`).
-    case created
-    /// An existing database file was unlocked and is open (`databaseManagerDidOpenDatabase`).
-    case opened
-    /// A rekey is about to start (`databaseManagerWillRekeyDatabase`).
+    /// A new database file was created and is open.
+    case didCreate
+    /// An existing database file was unlocked and is open.
+    case didOpen
+    /// A rekey has started.
     case willRekey
-    /// A rekey succeeded, or a sibling manager was reopened with a new key (`databaseManagerDidRekeyDatabase`).
+    /// A rekey succeeded, or a sibling manager was reopened with a new key.
     case didRekey
-    /// A rekey failed; the database is intact (`didEncounterRekeyError`).
-    case rekeyFailed(DatabaseManagerError)
-    /// A create, open, migration or statement failed for a reason other than the password (`didEncounterDatabaseError`).
-    case databaseError(DatabaseManagerError)
-    /// The schema migrator is about to move `PRAGMA user_version` (`willMigrateSchemaFrom`).
+    /// A rekey failed; the database is intact and still opens with the old key.
+    case didFailToRekey(DatabaseManagerError)
+    /// A create, open, migration or statement failed for a reason other than the password.
+    case didFail(DatabaseManagerError)
+    /// The schema migrator is about to move `PRAGMA user_version`.
     case willMigrate(from: Int, to: Int)
-    /// The schema migrator moved `PRAGMA user_version` (`didMigrateSchemaFrom`).
+    /// The schema migrator moved `PRAGMA user_version`.
     case didMigrate(from: Int, to: Int)
     /// The open database was closed — by ``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
-    /// ``DatabaseManager/reopen()`` or a failed migration — and the manager is no longer open
-    /// (`databaseManagerDidCloseDatabase`). The key stays cached unless ``keyForgotten`` follows.
-    case closed
+    /// ``DatabaseManager/reopen()`` or a failed migration — and the manager is no longer open.
+    /// The key stays cached unless ``didForgetKey`` follows.
+    case didClose
     /// The cached key was forgotten and zeroed by ``DatabaseManager/close(forgettingKey:)``: the
-    /// database is locked, the next open needs the password or key again (`databaseManagerDidForgetKey`).
-    case keyForgotten
-
-    /// Two events are equal when they are the same case with equal values; errors compare by
-    /// their description (``DatabaseManagerError`` carries errors that are not `Equatable`).
-    public static func == (lhs: DatabaseEvent, rhs: DatabaseEvent) -> Bool {
-        switch (lhs, rhs) {
-        case (.created, .created), (.opened, .opened), (.willRekey, .willRekey), (.didRekey, .didRekey), (.closed, .closed),
-            (.keyForgotten, .keyForgotten):
-            true
-        case (.rekeyFailed(let a), .rekeyFailed(let b)), (.databaseError(let a), .databaseError(let b)):
-            a.description == b.description
-        case (.willMigrate(let a, let b), .willMigrate(let c, let d)), (.didMigrate(let a, let b), .didMigrate(let c, let d)):
-            a == c && b == d
-        default: false
-        }
-    }
+    /// database is locked, the next open needs the password or key again.
+    case didForgetKey
 
     /// Tells `delegate` about the event.
     func deliver(to delegate: any DatabaseManagerDelegate, from manager: DatabaseManager) {
         switch self {
-        case .created: delegate.databaseManagerDidCreateDatabase(manager)
-        case .opened: delegate.databaseManagerDidOpenDatabase(manager)
-        case .willRekey: delegate.databaseManagerWillRekeyDatabase(manager)
-        case .didRekey: delegate.databaseManagerDidRekeyDatabase(manager)
-        case .rekeyFailed(let error): delegate.databaseManager(manager, didEncounterRekeyError: error)
-        case .databaseError(let error): delegate.databaseManager(manager, didEncounterDatabaseError: error)
-        case .willMigrate(let old, let new): delegate.databaseManager(manager, willMigrateSchemaFrom: old, to: new)
-        case .didMigrate(let old, let new): delegate.databaseManager(manager, didMigrateSchemaFrom: old, to: new)
-        case .closed: delegate.databaseManagerDidCloseDatabase(manager)
-        case .keyForgotten: delegate.databaseManagerDidForgetKey(manager)
+        case .didCreate: delegate.databaseManagerDidCreate(manager)
+        case .didOpen: delegate.databaseManagerDidOpen(manager)
+        case .willRekey: delegate.databaseManagerWillRekey(manager)
+        case .didRekey: delegate.databaseManagerDidRekey(manager)
+        case .didFailToRekey(let error): delegate.databaseManager(manager, didFailToRekey: error)
+        case .didFail(let error): delegate.databaseManager(manager, didFail: error)
+        case .willMigrate(let old, let new): delegate.databaseManager(manager, willMigrateFrom: old, to: new)
+        case .didMigrate(let old, let new): delegate.databaseManager(manager, didMigrateFrom: old, to: new)
+        case .didClose: delegate.databaseManagerDidClose(manager)
+        case .didForgetKey: delegate.databaseManagerDidForgetKey(manager)
         }
     }
 }
@@ -95,8 +81,8 @@ extension DatabaseManager {
     /// The delegate, if any, is told too.
     ///
     /// A stream sees the events after the call that made it: create, open, close, open, close
-    /// gives `[.created, .closed, .opened, .closed]`. ``DatabaseManager/close()`` on a closed
-    /// manager fires nothing, so close, open, close gives `[.opened, .closed]`. To tell a
+    /// gives `[.didCreate, .didClose, .didOpen, .didClose]`. ``DatabaseManager/close()`` on a closed
+    /// manager fires nothing, so close, open, close gives `[.didOpen, .didClose]`. To tell a
     /// locked database, watch for ``DatabaseEvent/closed`` (nothing is open) and
     /// ``DatabaseEvent/keyForgotten`` (the key is gone too).
     public func events() -> AsyncStream<DatabaseEvent> { eventStreams.makeStream() }

@@ -20,7 +20,7 @@ extension DatabaseManager {
     /// migrator's target — what the original's delegate did by hand in `didOpenDatabase`.
     ///
     /// Fires `willMigrateSchema(from:to:)` then `didMigrateSchema(from:to:)`; on failure fires
-    /// `didEncounterDatabaseError` once and throws. A file whose version is above the target is
+    /// `didFail` once and throws. A file whose version is above the target is
     /// refused untouched with ``DatabaseManagerError/schemaVersionTooNew(found:supported:)``.
     public func migrate(using migrator: any SchemaMigrator) throws {
         try locked {
@@ -37,7 +37,7 @@ extension DatabaseManager {
                 notify(.didMigrate(from: found, to: target))
             } catch {
                 let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
-                notify(.databaseError(error))
+                notify(.didFail(error))
                 throw error
             }
         }

@@ -74,7 +74,7 @@ extension DatabaseManager {
 
     /// After a key change: opens each paused sibling again with the new key (derived once, for
     /// all of them) and cipher settings, caches the key, tells its delegate `didRekeyDatabase`, and lets it go. A
-    /// sibling that cannot be opened stays closed and hears `didEncounterDatabaseError`.
+    /// sibling that cannot be opened stays closed and hears `didFail`.
     func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, derived: KeyDerivation.Derived?, cipher: CipherOptions) {
         for sibling in siblings {
             defer { release(sibling) }
@@ -90,7 +90,7 @@ extension DatabaseManager {
                 sibling.notify(.didRekey)
             } catch {
                 let error = DatabaseManagerError(diagnosing: error, path: path)
-                sibling.notify(.databaseError(error))
+                sibling.notify(.didFail(error))
             }
         }
     }
@@ -129,7 +129,7 @@ extension DatabaseManager {
         guard error.code == .notADatabase else { return nil }
         let changed = DatabaseManagerError.keyChanged(path: db.connection.path)
         closeConnection()
-        notify(.databaseError(changed))
+        notify(.didFail(changed))
         return changed
     }
 }

@@ -29,7 +29,7 @@ import SQLCipherCore
 ///    (`file:…?immutable=1`), which reads no sidecar and writes nothing.
 /// 4. A hot journal, or a `-wal` with frames that no connection uses: the database and the
 ///    sidecar are copied (under the lock, so no one writes meanwhile) into a private temporary
-///    folder, and SQLite replays the copy; the copy must open with the key, hold a whole number
+///    directory, and SQLite replays the copy; the copy must open with the key, hold a whole number
 ///    of pages and pass `quick_check` (which checks every page's HMAC). Only then does the real
 ///    open go ahead and SQLite replay the real sidecar, exactly as it did on the copy. If the
 ///    copy fails but the main file alone (immutable) opens and checks with the key, the sidecar
@@ -71,9 +71,9 @@ extension DatabaseManager {
             probe.unlockMainFile()
             try candidate.verify(path, mode: .readOnlyImmutable, thorough: configuration.checksIntegrityOnOpen)
         case .replayable(let sidecar):
-            let scratchFolder = try FileSystem.ScratchFolder(beside: path)
-            defer { scratchFolder.remove() }
-            let scratch = scratchFolder.path
+            let scratchDirectory = try FileSystem.ScratchDirectory(beside: path)
+            defer { scratchDirectory.remove() }
+            let scratch = scratchDirectory.path
             let copy = scratch + "/" + (path as NSString).lastPathComponent
             do {
                 for suffix in ["-journal", "-wal"] where FileSystem.size(of: path + suffix) != nil {

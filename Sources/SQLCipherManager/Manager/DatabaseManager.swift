@@ -227,7 +227,7 @@ public final class DatabaseManager: @unchecked Sendable {
         locked {
             let wasOpen = database != nil
             closeConnection()
-            if wasOpen { notify(.closed) }
+            if wasOpen { notify(.didClose) }
         }
     }
 
@@ -244,7 +244,7 @@ public final class DatabaseManager: @unchecked Sendable {
             cachedKey = nil
             passwordDigest = nil
             derivedKey = nil
-            notify(.keyForgotten)
+            notify(.didForgetKey)
         }
     }
 
@@ -279,7 +279,7 @@ public final class DatabaseManager: @unchecked Sendable {
     func deliver(_ event: DatabaseEvent) {
         if let delegate = state({ _delegate }) { event.deliver(to: delegate, from: self) }
         eventStreams.yield(event)
-        if event == .closed { observations.finishAll() }
+        if event == .didClose { observations.finishAll() }
     }
 
     /// Releases the lock once; when that was the outermost hold, then delivers the events that

@@ -2,7 +2,9 @@
 import SQLCipherCore
 
 /// Receives a ``DatabaseManager``'s events. Every method has a default implementation that
-/// does nothing, so implement only what you need.
+/// does nothing, so implement only what you need. The methods are named as Swift names
+/// delegate methods, one per ``DatabaseEvent`` case of the same verb; the original's
+/// Objective-C names are given beside each.
 ///
 /// Methods are called synchronously on the thread that ran the flow, once the flow has released
 /// the manager's lock, never under it: a delegate may call any member of the manager — read
@@ -11,34 +13,34 @@ import SQLCipherCore
 /// returns, so a `will…` event tells what has started, not a moment before it. Each event fires
 /// exactly once per flow, in this order:
 ///
-/// - create: `didCreateDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
-/// - open: `didOpenDatabase` → (`willMigrateSchema` → `didMigrateSchema`)
-/// - a failed create/open/migration (not a wrong or invalid password): `didEncounterDatabaseError`
-/// - rekey: `willRekeyDatabase` → `didRekeyDatabase`, or `willRekeyDatabase` → `didEncounterRekeyError`
-/// - close: `didCloseDatabase` (when a database was open); `close(forgettingKey: true)`:
-///   `didCloseDatabase` → `didForgetKey` (each when there was something to close or forget)
+/// - create: `didCreate` → (`willMigrate` → `didMigrate`)
+/// - open: `didOpen` → (`willMigrate` → `didMigrate`)
+/// - a failed create/open/migration (not a wrong or invalid password): `didFail`
+/// - rekey: `willRekey` → `didRekey`, or `willRekey` → `didFailToRekey`
+/// - close: `didClose` (when a database was open); `close(forgettingKey: true)`:
+///   `didClose` → `didForgetKey` (each when there was something to close or forget)
 public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     /// A new database file was created and is open (the original's `didCreateDatabase`).
-    func databaseManagerDidCreateDatabase(_ manager: DatabaseManager)
+    func databaseManagerDidCreate(_ manager: DatabaseManager)
     /// An existing database file was unlocked and is open (the original's `didOpenDatabase`).
-    func databaseManagerDidOpenDatabase(_ manager: DatabaseManager)
-    /// A rekey is about to start (`sqlCipherManagerWillRekeyDatabase`).
-    func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager)
-    /// A rekey succeeded (`sqlCipherManagerDidRekeyDatabase`; unlike the original, not sent on failure).
-    func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager)
+    func databaseManagerDidOpen(_ manager: DatabaseManager)
+    /// A rekey has started (the original's `sqlCipherManagerWillRekeyDatabase`).
+    func databaseManagerWillRekey(_ manager: DatabaseManager)
+    /// A rekey succeeded (the original's `sqlCipherManagerDidRekeyDatabase`, which was sent on failure too).
+    func databaseManagerDidRekey(_ manager: DatabaseManager)
     /// A rekey failed; the database is intact and still opens with the old password (`didEncounterRekeyError`).
-    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError)
-    /// A create, open or migration failed for a reason other than the password (`didEncounterDatabaseError:`,
+    func databaseManager(_ manager: DatabaseManager, didFailToRekey error: DatabaseManagerError)
+    /// A create, open or migration failed for a reason other than the password (`didEncounterDatabaseError`,
     /// which the original declared but never sent).
-    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError)
+    func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError)
     /// The schema migrator is about to move the schema (`PRAGMA user_version`) from one version to another.
-    func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
+    func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int)
     /// The schema migrator moved the schema from one version to another.
-    func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int)
+    func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int)
     /// The open database was closed (``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
     /// ``DatabaseManager/reopen()``, a failed migration); the key stays cached. Not in the original,
     /// whose `closeDatabase` told nobody.
-    func databaseManagerDidCloseDatabase(_ manager: DatabaseManager)
+    func databaseManagerDidClose(_ manager: DatabaseManager)
     /// ``DatabaseManager/close(forgettingKey:)`` forgot the cached key: the next open needs the password again.
     func databaseManagerDidForgetKey(_ manager: DatabaseManager)
 }
@@ -47,23 +49,23 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
 
 extension DatabaseManagerDelegate {
     /// Does nothing by default.
-    public func databaseManagerDidCreateDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidCreate(_ manager: DatabaseManager) {}
     /// Does nothing by default.
-    public func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidOpen(_ manager: DatabaseManager) {}
     /// Does nothing by default.
-    public func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerWillRekey(_ manager: DatabaseManager) {}
     /// Does nothing by default.
-    public func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidRekey(_ manager: DatabaseManager) {}
     /// Does nothing by default.
-    public func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {}
+    public func databaseManager(_ manager: DatabaseManager, didFailToRekey error: DatabaseManagerError) {}
     /// Does nothing by default.
-    public func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {}
+    public func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError) {}
     /// Does nothing by default.
-    public func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+    public func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int) {}
     /// Does nothing by default.
-    public func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {}
+    public func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int) {}
     /// Does nothing by default.
-    public func databaseManagerDidCloseDatabase(_ manager: DatabaseManager) {}
+    public func databaseManagerDidClose(_ manager: DatabaseManager) {}
     /// Does nothing by default.
     public func databaseManagerDidForgetKey(_ manager: DatabaseManager) {}
 }

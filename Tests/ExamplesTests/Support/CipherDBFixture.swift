@@ -1,21 +1,21 @@
 import Foundation
 import Testing
 
-/// A scratch folder and a way to run the built cipherdb in it: `try cli(["verify", "db.db"])`.
+/// A scratch directory and a way to run the built cipherdb in it: `try cli(["verify", "db.db"])`.
 struct CipherDBFixture {
-    let folder: ScratchFolder
+    let directory: ScratchDirectory
     static let defaultPassword = "admin-pass-1"
     let password = defaultPassword
     /// A small PBKDF2 cost keeps the tests fast; every command is told it.
     /// (4000 is below the floor for new databases, so they opt in with --legacy-kdf.)
     let fast = ["--kdf-iter", "4000", "--legacy-kdf"]
 
-    init() throws { folder = try ScratchFolder() }
+    init() throws { directory = try ScratchDirectory() }
 
     func callAsFunction(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
     ) throws -> ProgramResult {
-        try Program.run("cipherdb", arguments, stdin: stdin, in: folder.url, environment: environment)
+        try Program.run("cipherdb", arguments, stdin: stdin, in: directory.url, environment: environment)
     }
 
     /// `cipherdb create db.db` with ``password``, then `sql` through `cipherdb exec`.
@@ -27,13 +27,13 @@ struct CipherDBFixture {
     }
 }
 
-/// A suite with a ``CipherDBFixture`` named `cli`, and its folder, password and settings.
+/// A suite with a ``CipherDBFixture`` named `cli`, and its directory, password and settings.
 protocol UsesCipherDB {
     var cli: CipherDBFixture { get }
 }
 
 extension UsesCipherDB {
-    var folder: ScratchFolder { cli.folder }
+    var directory: ScratchDirectory { cli.directory }
     var password: String { cli.password }
     var fast: [String] { cli.fast }
 }

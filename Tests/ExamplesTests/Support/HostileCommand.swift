@@ -3,7 +3,7 @@ import Testing
 
 // MARK: - HostileCommand
 
-/// One bad cipherdb invocation: the folder it meets, the command line, and how it must fail.
+/// One bad cipherdb invocation: the directory it meets, the command line, and how it must fail.
 struct HostileCommand: Sendable, CustomTestStringConvertible {
     let name: String
     let arguments: [String]
@@ -19,18 +19,18 @@ struct HostileCommand: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Runs the case in a fresh folder and checks the status, the message, that no password is
-    /// printed and that every file in the folder is byte-identical afterwards (so nothing was
+    /// Runs the case in a fresh directory and checks the status, the message, that no password is
+    /// printed and that every file in the directory is byte-identical afterwards (so nothing was
     /// created, changed, or left behind).
     func run() throws {
         let cli = try CipherDBFixture()
         try arrange(cli)
-        let before = FolderSnapshot(cli.folder.url)
-        let running = try Program.start("cipherdb", arguments, in: cli.folder.url, environment: environment)
+        let before = DirectorySnapshot(cli.directory.url)
+        let running = try Program.start("cipherdb", arguments, in: cli.directory.url, environment: environment)
         running.send(bytes: stdin)
         running.closeInput()
         let result = try running.wait()
-        let after = FolderSnapshot(cli.folder.url)
+        let after = DirectorySnapshot(cli.directory.url)
         #expect(result.status == status, "exit \(result.status): \(result.output)")
         #expect(result.stderr.contains(mentions), "expected “\(mentions)” in: \(result.stderr)")
         #expect(result.stderr.count >= 40, "the message is too short to help: \(result.stderr)")
@@ -38,29 +38,29 @@ struct HostileCommand: Sendable, CustomTestStringConvertible {
         for secret in [cli.password] + secrets where secret.count >= 3 {
             #expect(!result.output.contains(secret), "the output contains a password")
         }
-        #expect(after == before, "the folder changed: \(after.differences(from: before))")
+        #expect(after == before, "the directory changed: \(after.differences(from: before))")
     }
 }
 
-// MARK: - FolderSnapshot
+// MARK: - DirectorySnapshot
 
-/// The names and bytes of every file in a folder (but the runner's own `.out-`/`.err-` files).
-struct FolderSnapshot: Equatable {
+/// The names and bytes of every file in a directory (but the runner's own `.out-`/`.err-` files).
+struct DirectorySnapshot: Equatable {
     let files: [String: Data]
 
-    init(_ folder: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    init(_ directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var files: [String: Data] = [:]
         for name in names where !name.hasPrefix(".out-") && !name.hasPrefix(".err-") {
-            let path = folder.appendingPathComponent(name).path
+            let path = directory.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            files[name] = isDirectory.boolValue ? Data("<folder>".utf8) : FileManager.default.contents(atPath: path) ?? Data()
+            files[name] = isDirectory.boolValue ? Data("<directory>".utf8) : FileManager.default.contents(atPath: path) ?? Data()
         }
         self.files = files
     }
 
-    func differences(from earlier: FolderSnapshot) -> [String] {
+    func differences(from earlier: DirectorySnapshot) -> [String] {
         Set(files.keys).union(earlier.files.keys).sorted().compactMap { name in
             switch (earlier.files[name], files[name]) {
             case (nil, _): "\(name) was added"
@@ -86,18 +86,18 @@ enum TemplateDatabase {
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
                 INSERT INTO t(name) SELECT 'MARKER-' || i || '-' || hex(randomblob(16)) FROM n;
                 """)
-            return cli.folder.bytes("db.db")
+            return cli.directory.bytes("db.db")
         } catch {
             return Data()
         }
     }()
 
-    /// Writes the database, changed by `damage`, as `name` in the case's folder.
+    /// Writes the database, changed by `damage`, as `name` in the case's directory.
     static func write(_ cli: CipherDBFixture, _ name: String = "db.db", damage: (inout Data) -> Void = { _ in }) throws {
         var data = bytes
         #expect(data.count >= 8192, "the template database was not made")
         damage(&data)
-        try data.write(to: cli.folder.url.appendingPathComponent(name))
+        try data.write(to: cli.directory.url.appendingPathComponent(name))
     }
 }
 
@@ -108,7 +108,7 @@ enum PlainDatabase {
             let cli = try CipherDBFixture()
             try TemplateDatabase.write(cli)
             _ = try cli(["decrypt", "db.db", "--to", "plain.db"] + cli.fast, stdin: cli.password + "\n")
-            return cli.folder.bytes("plain.db")
+            return cli.directory.bytes("plain.db")
         } catch {
             return Data()
         }
@@ -116,6 +116,6 @@ enum PlainDatabase {
 
     static func write(_ cli: CipherDBFixture, _ name: String = "plain.db") throws {
         #expect(bytes.count >= 8192, "the plaintext template was not made")
-        try bytes.write(to: cli.folder.url.appendingPathComponent(name))
+        try bytes.write(to: cli.directory.url.appendingPathComponent(name))
     }
 }

@@ -12,17 +12,17 @@ struct ProgramResult {
 /// Runs the built `LoginDemo` and `cipherdb` executables: stdin is a pipe, stdout and stderr
 /// go to files (so neither can fill a pipe and block), and a run that hangs is killed.
 enum Program {
-    /// The build products folder: the test bundle is built there, beside the executables.
+    /// The build products directory: the test bundle is built there, beside the executables.
     /// `EXAMPLES_BIN_DIR` overrides it.
     static let binDirectory: URL = {
         if let dir = ProcessInfo.processInfo.environment["EXAMPLES_BIN_DIR"] {
             return URL(fileURLWithPath: dir, isDirectory: true)
         }
         let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var folder = runner.deletingLastPathComponent()
+        var directory = runner.deletingLastPathComponent()
         // On macOS the runner is inside `….xctest/Contents/MacOS`.
-        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
-        return folder
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory
     }()
 
     static func url(_ name: String) throws -> URL {
@@ -33,18 +33,18 @@ enum Program {
         return url
     }
 
-    /// Starts `name` in `folder` with `arguments`; the returned handle feeds stdin and waits.
+    /// Starts `name` in `directory` with `arguments`; the returned handle feeds stdin and waits.
     static func start(
-        _ name: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+        _ name: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
     ) throws -> RunningProgram {
         let process = ChildProcess()
         process.executableURL = try url(name)
         process.arguments = arguments
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let id = UUID().uuidString
-        let out = folder.appendingPathComponent(".out-\(id)")
-        let err = folder.appendingPathComponent(".err-\(id)")
+        let out = directory.appendingPathComponent(".out-\(id)")
+        let err = directory.appendingPathComponent(".err-\(id)")
         for file in [out, err] {
             guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
                 throw RunnerError("cannot create \(file.path)")
@@ -62,10 +62,10 @@ enum Program {
 
     /// Runs `name` to completion with `stdin` as its whole input.
     static func run(
-        _ name: String, _ arguments: [String], stdin: String = "", in folder: URL,
+        _ name: String, _ arguments: [String], stdin: String = "", in directory: URL,
         environment: [String: String] = [:]
     ) throws -> ProgramResult {
-        let running = try start(name, arguments, in: folder, environment: environment)
+        let running = try start(name, arguments, in: directory, environment: environment)
         running.send(stdin)
         running.closeInput()
         return try running.wait()
@@ -73,14 +73,14 @@ enum Program {
 }
 
 extension Program {
-    /// Runs a bash command line in `folder` with `$CIPHERDB` set to the built cipherdb (for what
+    /// Runs a bash command line in `directory` with `$CIPHERDB` set to the built cipherdb (for what
     /// a `Process` cannot pass: `<(…)`, arguments that are not UTF-8). Returns the status and
     /// stdout + stderr.
-    static func runBash(_ command: String, in folder: URL, environment: [String: String] = [:]) throws -> (Int32, String) {
+    static func runBash(_ command: String, in directory: URL, environment: [String: String] = [:]) throws -> (Int32, String) {
         let bash = ChildProcess()
         bash.executableURL = URL(fileURLWithPath: "/bin/bash")
         bash.arguments = ["-c", command]
-        bash.currentDirectoryURL = folder
+        bash.currentDirectoryURL = directory
         bash.environment = environment.merging(["CIPHERDB": try url("cipherdb").path]) { $1 }
         let output = Pipe()
         bash.standardOutput = output

@@ -17,7 +17,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
     private var screen = Data()
     private let readerDone = DispatchSemaphore(value: 0)
 
-    init(_ name: String, _ arguments: [String], in folder: URL) throws {
+    init(_ name: String, _ arguments: [String], in directory: URL) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw RunnerError("openpty failed: errno \(errno)") }
@@ -25,7 +25,7 @@ final class PseudoTerminalSession: @unchecked Sendable {
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = try Program.url(name)
         process.arguments = arguments
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = directory
         (process.standardInput, process.standardOutput, process.standardError) = (terminal, terminal, terminal)
         try process.run()
         try terminal.close()

@@ -74,7 +74,7 @@ struct ExportScratchCopyTests {
                 // SQLite's rollback journal of any file; the operation's own journal is `.scm-journal`.
                 journalsSeen.formUnion(names.filter { $0.hasSuffix("-journal") && !$0.hasSuffix(OperationJournal.suffix) })
             })
-        // Progress was heard while the copy was being written, so the folder was looked at then.
+        // Progress was heard while the copy was being written, so the directory was looked at then.
         #expect(reports.contains { $0 > 0 && $0 < 0.9 })
         #expect(journalsSeen == [])
         #expect(dir.openResult(password: "new-secret") == "none")

@@ -96,17 +96,17 @@ import Testing
         #expect(try manager.integrityProblems().isEmpty)
     }
 
-    @Test func pathIsAFolder() throws {
+    @Test func pathIsADirectory() throws {
         let dir = TemporaryDirectory()
         try FileManager.default.createDirectory(at: dir.file(), withIntermediateDirectories: false)
-        #expect(openCase(dir, dir.file()) == "isFolder")
-        #expect(throws: DatabaseManagerError.isFolder(path: dir.file().path)) { try dir.manager().create(password: "secret") }
+        #expect(openCase(dir, dir.file()) == "isDirectory")
+        #expect(throws: DatabaseManagerError.isDirectory(path: dir.file().path)) { try dir.manager().create(password: "secret") }
     }
 
-    @Test func parentFolderMissing() {
+    @Test func parentDirectoryMissing() {
         let dir = TemporaryDirectory()
         let url = dir.url.appendingPathComponent("missing/test.db")
-        #expect(openCase(dir, url) == "parentFolderMissing")
+        #expect(openCase(dir, url) == "parentDirectoryMissing")
     }
 
     @Test func missingFile() {

@@ -112,15 +112,15 @@ import Testing
         #expect(try DatabaseTools.readSmallFile(at: dir.file("absent"), limit: 4096) == nil)
     }
 
-    /// A FIFO would block a plain read for ever; a folder is not a record.
-    @Test func aFIFOOrAFolderIsRefusedWithoutBlocking() throws {
+    /// A FIFO would block a plain read for ever; a directory is not a record.
+    @Test func aFIFOOrADirectoryIsRefusedWithoutBlocking() throws {
         let dir = TemporaryDirectory()
         #expect(mkfifo(dir.file("fifo").path, 0o600) == 0)
         #expect(Self.isRefusal(path: dir.file("fifo").path) { _ = try DatabaseTools.readSmallFile(at: dir.file("fifo"), limit: 4096) })
-        try FileManager.default.createDirectory(at: dir.file("folder"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: dir.file("directory"), withIntermediateDirectories: false)
         #expect(
-            Self.isRefusal(path: dir.file("folder").path) {
-                try DatabaseTools.writeFileDurably(Data("new\n".utf8), to: dir.file("folder"))
+            Self.isRefusal(path: dir.file("directory").path) {
+                try DatabaseTools.writeFileDurably(Data("new\n".utf8), to: dir.file("directory"))
             })
     }
 
@@ -136,7 +136,7 @@ import Testing
         }
     }
 
-    @Test func anUnwritableFolderIsATypedErrorAndTheFileStays() throws {
+    @Test func anUnwritableDirectoryIsATypedErrorAndTheFileStays() throws {
         guard getuid() != 0 else { return }
         let dir = TemporaryDirectory()
         try Data("old\n".utf8).write(to: dir.file("record"))

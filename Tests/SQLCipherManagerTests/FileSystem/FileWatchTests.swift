@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// The file watch wakes for a write to the database file or its `-wal` (created after the
-/// watch started), not for another file of the folder, and a wake-up ends a wait at once.
+/// watch started), not for another file of the directory, and a wake-up ends a wait at once.
 @Suite("FileWatch")
 struct FileWatchTests {
     @Test func wakesForTheFileAndItsWAL() throws {

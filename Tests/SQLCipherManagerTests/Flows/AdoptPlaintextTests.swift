@@ -19,7 +19,7 @@ struct AdoptPlaintextTests {
         manager.delegate = delegate
         try manager.open(password: "new-secret")
 
-        #expect(delegate.events == [.opened])
+        #expect(delegate.events == [.didOpen])
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
         manager.close()
         #expect(!DatabaseFile(path: dir.file().path).isPlaintextSQLite)
@@ -73,7 +73,7 @@ extension AdoptPlaintextTests {
         let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.open(password: "new-secret") } }
 
         #expect(failure == "permissionDenied")
-        #expect(delegate.events == [.databaseError("permissionDenied")])
+        #expect(delegate.events == [.didFail("permissionDenied")])
         #expect(!manager.isOpen)
         #expect(FileSnapshot(dir.url) == snapshot)
     }

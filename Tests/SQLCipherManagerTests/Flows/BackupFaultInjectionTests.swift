@@ -63,7 +63,7 @@ struct BackupFaultInjectionTests {
         print("backup kills, wal \(wal), seed \(seed): \(tally.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
     }
 
-    /// One run of the helper in a fresh folder; returns what was at `out.db` right after it,
+    /// One run of the helper in a fresh directory; returns what was at `out.db` right after it,
     /// and checks that a second backup leaves only a complete backup, no leftover.
     private func attempt(
         _ kill: (TemporaryDirectory) -> FaultInjection.Kill, wal: Bool, context: String

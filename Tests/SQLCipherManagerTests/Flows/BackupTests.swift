@@ -97,7 +97,7 @@ struct BackupTests {
         #expect(thrownCase { try manager.backup(to: dir.file()) } == "fileAlreadyExists")
         #expect(thrownCase { try manager.backup(to: dir.file("orphan.db")) } == "fileAlreadyExists")
         #expect(thrownCase { try manager.backup(to: dir.file("slotted.db")) } == "fileAlreadyExists")
-        #expect(thrownCase { try manager.backup(to: dir.file("no/such/folder.db")) } == "parentFolderMissing")
+        #expect(thrownCase { try manager.backup(to: dir.file("no/such/directory.db")) } == "parentDirectoryMissing")
         #expect(thrownCase { try manager.backup(to: dir.file("short.db"), key: .rawKey(Data(count: 5))) } == "invalidKeyLength")
         #expect(thrownCase { try manager.backup(to: dir.file("blank.db"), key: .password("  ")) } == "invalidPassword")
         #expect(

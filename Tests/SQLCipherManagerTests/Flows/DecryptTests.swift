@@ -61,7 +61,7 @@ struct DecryptTests {
         let snapshot = FileSnapshot(dir.url)
 
         #expect(thrownCase { try manager.decrypt(to: dir.file("taken.db")) } == "fileAlreadyExists")
-        #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/folder.db")) } == "parentFolderMissing")
+        #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/directory.db")) } == "parentDirectoryMissing")
         // Inside the manager's own transaction closure: refused before anything is looked at.
         #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "reentrantCall")
         try manager.execute("BEGIN")
@@ -71,9 +71,9 @@ struct DecryptTests {
     }
 
     @Test(
-        "a read-only destination folder: permissionDenied, nothing written",
-        .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
-    func readOnlyFolder() throws {
+        "a read-only destination directory: permissionDenied, nothing written",
+        .enabled(if: ReadOnly.isSupported, "cannot make a directory read-only here (root without chattr +i)"))
+    func readOnlyDirectory() throws {
         let dir = TemporaryDirectory()
         let out = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)

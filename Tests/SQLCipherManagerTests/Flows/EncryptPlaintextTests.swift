@@ -132,7 +132,7 @@ struct EncryptPlaintextTests {
     }
 
     @Test(
-        "a read-only source file (in place) or folder: permissionDenied, nothing changed",
+        "a read-only source file (in place) or directory: permissionDenied, nothing changed",
         .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
     func readOnly() throws {
         let dir = TemporaryDirectory()
@@ -150,7 +150,7 @@ struct EncryptPlaintextTests {
     }
 
     @Test(
-        "a read-only source can still be encrypted to another folder",
+        "a read-only source can still be encrypted to another directory",
         .enabled(if: ReadOnly.isSupported, "cannot make a path read-only here (root without chattr +i)"))
     func readOnlySourceToPath() throws {
         let dir = TemporaryDirectory()

@@ -15,15 +15,15 @@ import Testing
         let encrypted = try Fixture.makeEncryptedDatabase(in: dir, name: "enc.db")
         let empty = dir.file("empty.db")
         try Data().write(to: empty)
-        let folder = dir.file("folder.db")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let directory = dir.file("directory.db")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         let cases: [(URL, DatabaseFileInfo.Kind, String?)] = [
             (plain, .plaintextSQLite, "plaintextDatabase"),
             (encrypted, .encryptedOrNotADatabase, nil),
             (empty, .empty, "notADatabase"),
-            (folder, .folder, "isFolder"),
+            (directory, .directory, "isDirectory"),
             (dir.file("missing.db"), .missing, "fileNotFound"),
-            (dir.url.appendingPathComponent("nope/x.db"), .parentFolderMissing, "parentFolderMissing"),
+            (dir.url.appendingPathComponent("nope/x.db"), .parentDirectoryMissing, "parentDirectoryMissing"),
         ]
         for (url, kind, problem) in cases {
             let before = Fixture.bytes(url)
@@ -54,14 +54,14 @@ import Testing
         let dir = TemporaryDirectory()
         let plain = dir.file("plain.db")
         try Fixture.makePlaintextDatabase(at: plain)
-        // The temporary file's path relative to the current folder, as cipherdb gets it from argv.
+        // The temporary file's path relative to the current directory, as cipherdb gets it from argv.
         let cwd = FileManager.default.currentDirectoryPath.split(separator: "/")
         let relative = String(repeating: "../", count: cwd.count) + plain.path.dropFirst()
         let info = DatabaseTools.inspectFile(at: URL(fileURLWithPath: relative))
         #expect(info.kind == .plaintextSQLite)
         #expect(info.path == relative)
         #expect(info.problemBeforeUnlock?.description.contains(relative) == true)
-        // Relative to another base than the current folder: inspected and reported absolute.
+        // Relative to another base than the current directory: inspected and reported absolute.
         let based = DatabaseTools.inspectFile(at: URL(fileURLWithPath: "plain.db", relativeTo: dir.url))
         #expect(based.kind == .plaintextSQLite)
         #expect(based.path == plain.path)

@@ -84,7 +84,7 @@ struct InPlaceRekeyTests {
         let snapshot = FileSnapshot(dir.url)
 
         #expect(thrownCase { try manager.rekey(password: "new-secret") } == "busy")
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("busy")])
+        #expect(delegate.events == [.didOpen, .willRekey, .didFailToRekey("busy")])
         #expect(FileSnapshot(dir.url) == snapshot)
         // Both connections go on with the old key.
         try other.executeScript("COMMIT")

@@ -13,7 +13,7 @@ import Testing
 @Suite("Recovery of interrupted operations", .ownThread)
 struct RecoveryTests {
     /// A journal as the engine writes it: in phase `install`, with the fingerprint of the copy
-    /// found in the folder (the digest recorded once the copy was verified).
+    /// found in the directory (the digest recorded once the copy was verified).
     private func journal(
         _ phase: OperationJournal.Phase, _ install: OperationJournal.Install = .replace,
         operation: ExportOperation.Kind = .rekey, target: URL

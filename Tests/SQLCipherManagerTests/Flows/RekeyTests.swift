@@ -28,7 +28,7 @@ struct RekeyTests {
         #expect(try manager.withDatabase { try DatabaseFingerprint($0.connection) } == before)
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 300) } == [])
         #expect(try manager.withDatabase { try RichDatabase.constraintsWork($0) })
-        #expect(delegate.events == [.opened, .willRekey, .didRekey])
+        #expect(delegate.events == [.didOpen, .willRekey, .didRekey])
         #expect(fractions.first == 0 && fractions.last == 1)
         #expect(fractions == fractions.sorted())
         try manager.reopen()
@@ -182,7 +182,7 @@ struct RekeyTests {
             #expect(thrownCase { try manager.rekey(password: "new-secret", options: modern) } == "unsupportedOption")
         }
         #expect(thrownCase { try manager.rekey(password: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")
-        #expect(delegate.events == [.opened])
+        #expect(delegate.events == [.didOpen])
         #expect(FileSnapshot(dir.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
     }
@@ -217,8 +217,8 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
 
         try manager.rekey(password: "new-secret")
-        #expect(delegate.events == [.opened, .willRekey, .didRekey])
-        #expect(otherDelegate.events == [.opened, .didRekey])
+        #expect(delegate.events == [.didOpen, .willRekey, .didRekey])
+        #expect(otherDelegate.events == [.didOpen, .didRekey])
         #expect(FileSnapshot(dir.url).leftovers == [])
         try other.execute("INSERT INTO tag(name, weight) VALUES ('other', 1)")
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
@@ -256,7 +256,7 @@ struct RekeyTests {
         let inode = FileSystem.identity(of: dir.file().path)
 
         try manager.rekey(password: "new-secret")
-        #expect(delegate.events == [.opened, .willRekey, .didRekey])
+        #expect(delegate.events == [.didOpen, .willRekey, .didRekey])
         #expect(FileSystem.identity(of: dir.file().path) == inode)
         // WAL: the new pages into the file now, so that the shell's close has nothing to copy.
         if wal { try manager.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -289,7 +289,7 @@ struct RekeyTests {
         let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(password: "new-secret") } }
 
         #expect(failure == "permissionDenied")
-        #expect(delegate.events == [.opened, .willRekey, .rekeyError("permissionDenied")])
+        #expect(delegate.events == [.didOpen, .willRekey, .didFailToRekey("permissionDenied")])
         #expect(FileSnapshot(dir.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
         manager.close()
@@ -297,9 +297,9 @@ struct RekeyTests {
     }
 
     @Test(
-        "a read-only folder: permissionDenied, nothing written",
-        .enabled(if: ReadOnly.isSupported, "cannot make a folder read-only here (root without chattr +i)"))
-    func rekeyReadOnlyFolder() throws {
+        "a read-only directory: permissionDenied, nothing written",
+        .enabled(if: ReadOnly.isSupported, "cannot make a directory read-only here (root without chattr +i)"))
+    func rekeyReadOnlyDirectory() throws {
         let dir = TemporaryDirectory()
         try RichDatabase.makeEncrypted(in: dir)
         let manager = dir.manager()
@@ -323,7 +323,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(disk.url)
 
         #expect(thrownCase { try manager.rekey(password: "new-secret") } == "insufficientDiskSpace")
-        #expect(delegate.events == [.willRekey, .rekeyError("insufficientDiskSpace")])
+        #expect(delegate.events == [.willRekey, .didFailToRekey("insufficientDiskSpace")])
         #expect(FileSnapshot(disk.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
     }

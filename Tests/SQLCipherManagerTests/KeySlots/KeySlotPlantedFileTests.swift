@@ -10,7 +10,7 @@ import Testing
 @Suite("Key slots: a planted slot file costs bounded work, never blocks, and debris does not lock out (issue 23)")
 struct KeySlotPlantedFileTests {
     /// The database's slot file with `count` copies of its first slot appended (new ids) at `cost`,
-    /// checksum recomputed: what someone with write access to the folder can plant.
+    /// checksum recomputed: what someone with write access to the directory can plant.
     private func planted(_ dir: TemporaryDirectory, copies count: Int, cost: Argon2Parameters) throws -> Data {
         var file = try KeySlotFile.decode(Fixture.bytes(dir.slotFile()), path: "current")
         let model = file.slots[0]
@@ -59,7 +59,7 @@ struct KeySlotPlantedFileTests {
         #expect(itemCount(in: dir, password: "secret") == "3")
     }
 
-    @Test("a slot file that is a FIFO, /dev/zero or a folder is a typed error naming it, without blocking")
+    @Test("a slot file that is a FIFO, /dev/zero or a directory is a typed error naming it, without blocking")
     func notARegularFile() throws {
         let dir = TemporaryDirectory()
         try dir.createdKeySlotManager().close()
@@ -68,7 +68,7 @@ struct KeySlotPlantedFileTests {
         let plants: [(String, String, () throws -> Void)] = [
             ("FIFO", "pipe", { _ = try runProcess(URL(fileURLWithPath: "/usr/bin/mkfifo"), [path]) }),
             ("/dev/zero", "device", { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero") }),
-            ("folder", "folder", { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }),
+            ("directory", "directory", { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }),
         ]
         for (name, word, plant) in plants {
             try FileManager.default.removeItem(atPath: path)

@@ -148,7 +148,7 @@ struct KeySlotKeyStoreTests {
     func keyStoreSlot() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        let keys = FileKeyStore(folder: dir.file("keys"))
+        let keys = FileKeyStore(directory: dir.file("keys"))
         let key = try DatabaseKey.generate()
         try keys.storeKey(key, identifier: "vault")
         let slot = try manager.keySlots.add(key: key, label: "file key store")

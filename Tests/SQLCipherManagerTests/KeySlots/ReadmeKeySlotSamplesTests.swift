@@ -14,7 +14,7 @@ import Testing
 struct ReadmeKeySlotSamplesTests {
     @Test func theSampleRunsAndMatchesTheREADME() throws {
         let dir = TemporaryDirectory()
-        try keySlotSample(folder: dir.url)
+        try keySlotSample(directory: dir.url)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -23,9 +23,9 @@ struct ReadmeKeySlotSamplesTests {
         }
     }
 
-    private func keySlotSample(folder: URL) throws {
+    private func keySlotSample(directory: URL) throws {
         // README begin
-        let manager = DatabaseManager(url: folder.appendingPathComponent("vault.db"))
+        let manager = DatabaseManager(url: directory.appendingPathComponent("vault.db"))
         try manager.create(password: "first password", keySlots: true)
         try manager.keySlots.add(password: "second password", label: "laptop")
         let recovery = try manager.keySlots.addRecoveryKey()

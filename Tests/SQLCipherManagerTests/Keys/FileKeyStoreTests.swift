@@ -7,13 +7,13 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// FileKeyStore: private folder and files, refusals before any byte is read, durable
+/// FileKeyStore: private directory and files, refusals before any byte is read, durable
 /// never-replacing writes, both file formats.
-@Suite("FileKeyStore: 0700 folder, 0600 files, refusals with nothing read")
+@Suite("FileKeyStore: 0700 directory, 0600 files, refusals with nothing read")
 struct FileKeyStoreTests {
-    @Test func storeCreatesAPrivateFolderAndFileAndLoadsTheSameKey() throws {
+    @Test func storeCreatesAPrivateDirectoryAndFileAndLoadsTheSameKey() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         let key = try DatabaseKey.generate()
         #expect(try store.loadKey(identifier: "notes") == nil)
         try store.storeKey(key, identifier: "notes")
@@ -29,7 +29,7 @@ struct FileKeyStoreTests {
 
     @Test func anExistingKeyIsNeverReplaced() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
         let before = Fixture.bytes(dir.file("keys/notes"))
         #expect(throws: KeyStoreError.alreadyStored(identifier: "notes", store: store.storeDescription)) {
@@ -40,7 +40,7 @@ struct FileKeyStoreTests {
 
     @Test func deleteRemovesTheKeyAndAStaleTemporaryFile() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
         try Data(count: 32).write(to: dir.file("keys/.notes.tmp"))
         try store.deleteKey(identifier: "notes")
@@ -51,7 +51,7 @@ struct FileKeyStoreTests {
 
     @Test func aStaleTemporaryFileFromACrashIsReplacedByTheNextStore() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try FileManager.default.createDirectory(
             at: dir.file("keys"), withIntermediateDirectories: false,
             attributes: [.posixPermissions: 0o700])
@@ -72,7 +72,7 @@ struct FileKeyStoreTests {
         }
     }
 
-    @Test func anInsecureFolderIsRefusedAndTheKeyIsNotRead() throws {
+    @Test func anInsecureDirectoryIsRefusedAndTheKeyIsNotRead() throws {
         let dir = TemporaryDirectory()
         let (store, file) = try storedKey(in: dir)
         try setMode(dir.file("keys"), 0o755)
@@ -105,8 +105,8 @@ struct FileKeyStoreTests {
 
     @Test func hexadecimalKeyFilesAreReadAndMalformedOnesRefused() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
-        try store.storeKey(try DatabaseKey.generate(), identifier: "probe")  // makes the 0700 folder
+        let store = FileKeyStore(directory: dir.file("keys"))
+        try store.storeKey(try DatabaseKey.generate(), identifier: "probe")  // makes the 0700 directory
         let hex = String(repeating: "0123456789abcDEF", count: 4)
         let expected = try DatabaseKey(bytes: (0..<32).map { UInt8([0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef][$0 % 8]) })
         for (name, text) in [("plain", hex), ("lf", hex + "\n"), ("crlf", hex + "\r\n")] {
@@ -124,7 +124,7 @@ struct FileKeyStoreTests {
 
     @Test(arguments: ["", ".hidden", "a/b", "../x", "sp ace", String(repeating: "x", count: 201)])
     func invalidIdentifiersAreRefused(_ identifier: String) throws {
-        let store = FileKeyStore(folder: TemporaryDirectory().file("keys"))
+        let store = FileKeyStore(directory: TemporaryDirectory().file("keys"))
         #expect(throws: KeyStoreError.self) { _ = try store.loadKey(identifier: identifier) }
     }
 
@@ -147,7 +147,7 @@ struct FileKeyStoreTests {
     // MARK: - Helpers
 
     private func storedKey(in dir: TemporaryDirectory) throws -> (FileKeyStore, URL) {
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
         return (store, dir.file("keys/notes"))
     }

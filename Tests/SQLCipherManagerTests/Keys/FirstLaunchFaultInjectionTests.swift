@@ -87,7 +87,7 @@ struct FirstLaunchFaultInjectionTests {
         let manager = dir.manager()
         defer { manager.close() }
         do {
-            try manager.openOrCreate(keyStore: FileKeyStore(folder: dir.file("keys")), identifier: "db")
+            try manager.openOrCreate(keyStore: FileKeyStore(directory: dir.file("keys")), identifier: "db")
             var problems = DatabaseFile(path: dir.file().path).isPlaintextSQLite ? ["the database is still plaintext"] : []
             try manager.withDatabase { db in
                 if start == .plaintextStore { problems += try RichDatabase.verify(db, rows: FaultInjection.rows) }

@@ -12,7 +12,7 @@ import Testing
 struct FirstLaunchTests {
     @Test func noKeyAndNoDatabaseStoresANewKeyFirstThenCreates() throws {
         let dir = TemporaryDirectory()
-        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+        let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file())
         let manager = dir.manager()
         #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .createdWithNewKey)
         try manager.execute("CREATE TABLE note(body TEXT)")
@@ -32,7 +32,7 @@ struct FirstLaunchTests {
     @Test func noKeyAndAPlaintextDatabaseStoresAKeyThenEncryptsInPlace() throws {
         let dir = TemporaryDirectory()
         try Fixture.makePlaintextDatabase(at: dir.file(), rows: 50, userVersion: 3)
-        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+        let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file())
         let manager = dir.manager()
         #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .encryptedPlaintextWithNewKey)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 50)
@@ -55,7 +55,7 @@ struct FirstLaunchTests {
         let manager = dir.manager()
         try manager.create(key: try DatabaseKey.generate())
         manager.close()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
         let before = FileSnapshot(dir.url)
 
@@ -68,7 +68,7 @@ struct FirstLaunchTests {
     @Test func anEncryptedDatabaseWithNoStoredKeyIsKeyUnavailableAndNoKeyIsMade() throws {
         let dir = TemporaryDirectory()
         _ = try Fixture.makeEncryptedDatabase(in: dir)
-        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+        let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file())
         let before = FileSnapshot(dir.url)
 
         let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
@@ -87,7 +87,7 @@ struct FirstLaunchTests {
         try handle.write(contentsOf: Data([0x00, 0x03]))  // page size 3: not a power of two
         try handle.close()
         #expect(DatabaseFile(path: dir.file().path).kind() == .damagedSQLiteHeader)
-        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+        let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file())
         let before = FileSnapshot(dir.url)
 
         let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
@@ -101,7 +101,7 @@ struct FirstLaunchTests {
     @Test func anUnreadableKeyIsKeyUnavailableWhateverTheFile() throws {
         for file in ["encrypted", "missing", "plaintext"] {
             let dir = TemporaryDirectory()
-            let store = FileKeyStore(folder: dir.file("keys"))
+            let store = FileKeyStore(directory: dir.file("keys"))
             let key = try DatabaseKey.generate()
             try store.storeKey(key, identifier: "notes")
             if file == "encrypted" { try dir.manager().create(key: key) }
@@ -122,7 +122,7 @@ struct FirstLaunchTests {
     @Test func aKeyStoredByAnInterruptedLaunchIsUsedForTheDatabase() throws {
         for plaintext in [false, true] {
             let dir = TemporaryDirectory()
-            let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file())
+            let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file())
             let key = try DatabaseKey.generate()
             try store.base.storeKey(key, identifier: "notes")
             if plaintext { try Fixture.makePlaintextDatabase(at: dir.file(), rows: 7) }
@@ -144,7 +144,7 @@ struct FirstLaunchTests {
         for plaintext in [false, true] {
             let dir = TemporaryDirectory()
             if plaintext { try Fixture.makePlaintextDatabase(at: dir.file()) }
-            let store = FileKeyStore(folder: dir.file("no-such-parent/keys"))
+            let store = FileKeyStore(directory: dir.file("no-such-parent/keys"))
             let before = FileSnapshot(dir.url)
             let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
             guard case .keyNotStored(identifier: "notes", underlying: .failed)? = error as? DatabaseManagerError else {
@@ -158,7 +158,7 @@ struct FirstLaunchTests {
     @Test func whenAnotherProcessStoresAKeyFirstItsKeyIsUsed() throws {
         let dir = TemporaryDirectory()
         let winner = try DatabaseKey.generate()
-        let store = WatchingStore(base: FileKeyStore(folder: dir.file("keys")), database: dir.file(), racingKey: winner)
+        let store = WatchingStore(base: FileKeyStore(directory: dir.file("keys")), database: dir.file(), racingKey: winner)
         let manager = dir.manager()
         #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .resumedCreate)
         manager.close()
@@ -169,7 +169,7 @@ struct FirstLaunchTests {
 
     @Test func openOrCreateOnAnOpenManagerIsAlreadyOpen() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         let manager = dir.manager()
         try manager.openOrCreate(keyStore: store, identifier: "notes")
         #expect(throws: DatabaseManagerError.alreadyOpen) { try manager.openOrCreate(keyStore: store, identifier: "notes") }
@@ -184,7 +184,7 @@ struct FirstLaunchTests {
         #expect(throws: DatabaseManagerError.self) { _ = try DatabaseKey(bytes: [UInt8](repeating: 1, count: 31)) }
     }
 
-    /// The key's bytes and its hex form appear in no file of the folder but the key file.
+    /// The key's bytes and its hex form appear in no file of the directory but the key file.
     private func expectKeyNotInFiles(_ key: DatabaseKey, _ dir: TemporaryDirectory) throws {
         let raw = key.withUnsafeBytes { Data($0) }
         let hex = Data(raw.map { String(format: "%02x", $0) }.joined().utf8)

@@ -17,7 +17,7 @@ struct ReadmeKeySamplesTests {
         let appSupport = dir.url
         try firstLaunchSample(appSupport: appSupport)
         let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
-        try manager.openOrCreate(keyStore: FileKeyStore(folder: appSupport.appendingPathComponent("keys")), identifier: "notes-db")
+        try manager.openOrCreate(keyStore: FileKeyStore(directory: appSupport.appendingPathComponent("keys")), identifier: "notes-db")
         manager.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644],
                                               ofItemAtPath: appSupport.appendingPathComponent("keys/notes-db").path)
@@ -33,7 +33,7 @@ struct ReadmeKeySamplesTests {
 
     private func firstLaunchSample(appSupport: URL) throws {
         // README begin
-        let keys = FileKeyStore(folder: appSupport.appendingPathComponent("keys"))
+        let keys = FileKeyStore(directory: appSupport.appendingPathComponent("keys"))
         let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
         switch try manager.openOrCreate(keyStore: keys, identifier: "notes-db") {
         case .createdWithNewKey, .encryptedPlaintextWithNewKey:
@@ -47,7 +47,7 @@ struct ReadmeKeySamplesTests {
     }
 
     private func unavailableSample(appSupport: URL) throws {
-        let keys = FileKeyStore(folder: appSupport.appendingPathComponent("keys"))
+        let keys = FileKeyStore(directory: appSupport.appendingPathComponent("keys"))
         let manager = DatabaseManager(url: appSupport.appendingPathComponent("notes.db"))
         var reported = false
         // README begin

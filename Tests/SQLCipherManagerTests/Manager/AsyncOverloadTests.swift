@@ -56,17 +56,17 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
         let cModules = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasPrefix("C") }
         let arguments =
-            ["swiftc", "-typecheck", "-swift-version", "6", "-I", modulesFolder.path]
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", modulesDirectory.path]
             + cModules.flatMap { ["-I", sources.appendingPathComponent($0).path] } + [file.path]
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
         return (result.status, result.stdout + result.stderr)
     }
 
-    /// The build's `Modules` folder, beside the test bundle.
-    static let modulesFolder: URL = {
-        var folder = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        folder.deleteLastPathComponent()
-        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("Modules")
+    /// The build's `Modules` directory, beside the test bundle.
+    static let modulesDirectory: URL = {
+        var directory = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        directory.deleteLastPathComponent()
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("Modules")
     }()
 }

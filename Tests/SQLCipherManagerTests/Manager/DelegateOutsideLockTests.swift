@@ -18,8 +18,8 @@ private final class WaitingDelegate: DatabaseManagerDelegate, @unchecked Sendabl
     /// The events whose helper thread finished its write in time.
     var completed: [String] { lock.withLock { finished } }
 
-    func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) { writeElsewhere(manager, "opened") }
-    func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) { writeElsewhere(manager, "rekeyed") }
+    func databaseManagerDidOpen(_ manager: DatabaseManager) { writeElsewhere(manager, "opened") }
+    func databaseManagerDidRekey(_ manager: DatabaseManager) { writeElsewhere(manager, "rekeyed") }
 
     private func writeElsewhere(_ manager: DatabaseManager, _ event: String) {
         let done = DispatchSemaphore(value: 0)

@@ -17,9 +17,9 @@ final class NotesViewModel {
         return Task { @MainActor in
             for await event in events {
                 log.append(event)
-                if case .opened = event { status = "unlocked" }
-                if case .created = event { status = "unlocked" }
-                if case .closed = event { status = "locked" }  // close() or close(forgettingKey:)
+                if case .didOpen = event { status = "unlocked" }
+                if case .didCreate = event { status = "unlocked" }
+                if case .didClose = event { status = "locked" }  // close() or close(forgettingKey:)
                 if log.count == count { break }
             }
         }
@@ -48,11 +48,11 @@ struct EventStreamTests {
             manager.close(forgettingKey: true)
         }.value
         await watching.value
-        #expect(viewModel.log == [.created, .willRekey, .didRekey, .closed, .opened, .closed, .keyForgotten])
+        #expect(viewModel.log == [.didCreate, .willRekey, .didRekey, .didClose, .didOpen, .didClose, .didForgetKey])
         #expect(viewModel.status == "locked")
     }
 
-    @Test("close, open, close gives [.opened, .closed]; reopen closes then opens; lock forgets the key")
+    @Test("close, open, close gives [.didOpen, .didClose]; reopen closes then opens; lock forgets the key")
     func closeAndLockEvents() async throws {
         let dir = TemporaryDirectory()
         _ = try Fixture.makeEncryptedDatabase(in: dir)
@@ -76,9 +76,9 @@ struct EventStreamTests {
             seen.append(event)
             if seen.count == 8 { break }
         }
-        let expected: [DatabaseEvent] = [.opened, .closed, .opened, .closed, .opened, .closed, .keyForgotten, .opened]
+        let expected: [DatabaseEvent] = [.didOpen, .didClose, .didOpen, .didClose, .didOpen, .didClose, .didForgetKey, .didOpen]
         #expect(seen == expected)
-        #expect(delegate.events == [.opened, .closed, .opened, .closed, .opened, .closed, .keyForgotten, .opened])
+        #expect(delegate.events == [.didOpen, .didClose, .didOpen, .didClose, .didOpen, .didClose, .didForgetKey, .didOpen])
     }
 
     @Test func eachStreamGetsEveryEventAndEndsWithTheManager() async throws {
@@ -97,6 +97,6 @@ struct EventStreamTests {
             for await event in stream { events.append(event) }
             seen.append(events)
         }
-        #expect(seen == [[.created, .closed], [.created, .closed]])
+        #expect(seen == [[.didCreate, .didClose], [.didCreate, .didClose]])
     }
 }

@@ -73,8 +73,8 @@ import Testing
             var kept: RowView?
             try manager.withDatabase { db in try db.forEachRow("SELECT x FROM t") { kept = $0 } }
             manager.close()
-            // The child stops at the precondition, so no deinit removes its folder: remove it
-            // now (the statement the RowView refers to is finalized, not in that folder).
+            // The child stops at the precondition, so no deinit removes its directory: remove it
+            // now (the statement the RowView refers to is finalized, not in that directory).
             try FileManager.default.removeItem(at: dir.url)
             _ = kept?.int64(0)
         }

@@ -56,7 +56,7 @@ struct UnusualPassword: Sendable, CustomTestStringConvertible {
 
 /// Cases grouped by what is wrong. Each one, run by ``BadInputMatrixTests/badInput(_:)``, must
 /// throw the expected typed error with a message that names the file and says what to do, never
-/// contains a password, and leaves every byte of the folder as it was.
+/// contains a password, and leaves every byte of the directory as it was.
 ///
 /// "An encrypted file opened without a password" has two meanings in this API: `open` with an
 /// empty or blank password (refused by the policy before the file is touched), and handing the
@@ -226,18 +226,18 @@ enum BadInputMatrix {
 
     static let paths: [BadInput] = [
         BadInput(
-            name: "path is a folder: open", expected: "isFolder", mentions: "is a folder",
+            name: "path is a directory: open", expected: "isDirectory", mentions: "is a directory",
             arrange: { try FileManager.default.createDirectory(at: $0.url, withIntermediateDirectories: false) },
             act: { try $0.open(secret) }),
         BadInput(
-            name: "path is a folder: create", expected: "isFolder",
+            name: "path is a directory: create", expected: "isDirectory",
             arrange: { try FileManager.default.createDirectory(at: $0.url, withIntermediateDirectories: false) },
             act: { try $0.create(secret) }),
         BadInput(
-            name: "parent folder missing: open", expected: "parentFolderMissing", mentions: "Create the folder",
+            name: "parent directory missing: open", expected: "parentDirectoryMissing", mentions: "Create the directory",
             arrange: { $0.url = $0.dir.url.appendingPathComponent("missing/test.db") }, act: { try $0.open(secret) }),
         BadInput(
-            name: "parent folder missing: create", expected: "parentFolderMissing",
+            name: "parent directory missing: create", expected: "parentDirectoryMissing",
             arrange: { $0.url = $0.dir.url.appendingPathComponent("missing/test.db") }, act: { try $0.create(secret) }),
         BadInput(
             name: "create over an encrypted database", expected: "fileAlreadyExists", mentions: "Open it instead",
@@ -301,32 +301,32 @@ enum BadInputMatrix {
             }, act: { try $0.open(secret).decrypt(to: $0.dir.file("plain.db")) }),
     ]
 
-    // MARK: Read-only files and folders (write flows)
+    // MARK: Read-only files and directories (write flows)
 
     static let readOnly: [BadInput] = [
         BadInput(
-            name: "read-only folder: create", expected: "permissionDenied", mentions: "permissions", needs: .readOnly,
-            arrange: { $0.makeReadOnly(folder: true) }, act: { try $0.create(secret) }),
+            name: "read-only directory: create", expected: "permissionDenied", mentions: "permissions", needs: .readOnly,
+            arrange: { $0.makeReadOnly(directory: true) }, act: { try $0.create(secret) }),
         BadInput(
-            name: "read-only folder: write", expected: "sqlite:14", needs: .readOnly,
+            name: "read-only directory: write", expected: "sqlite:14", needs: .readOnly,
             leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: true)
+                scene.makeReadOnly(directory: true)
             }, act: { try $0.open(secret).execute("INSERT INTO item(name) VALUES ('x')") }),
         BadInput(
             name: "read-only file: write", expected: "sqlite:8", mentions: "readonly", needs: .readOnly,
             leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: false)
+                scene.makeReadOnly(directory: false)
             }, act: { try $0.open(secret).execute("INSERT INTO item(name) VALUES ('x')") }),
         BadInput(
             name: "read-only file: migration on open", expected: "migrationFailed", mentions: "readonly",
             needs: .readOnly,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: false)
+                scene.makeReadOnly(directory: false)
             },
             act: { scene in
                 let manager = scene.manager()
@@ -334,35 +334,35 @@ enum BadInputMatrix {
                 try manager.open(password: secret)
             }),
         BadInput(
-            name: "read-only folder: rekey", expected: "permissionDenied", needs: .readOnly, leavesManagerClosed: false,
+            name: "read-only directory: rekey", expected: "permissionDenied", needs: .readOnly, leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: true)
+                scene.makeReadOnly(directory: true)
             }, act: { try $0.rekey("new-secret") }),
         BadInput(
             name: "read-only file: rekey", expected: "permissionDenied", needs: .readOnly, leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: false)
+                scene.makeReadOnly(directory: false)
             }, act: { try $0.rekey("new-secret") }),
         BadInput(
             name: "read-only file: encrypt in place", expected: "permissionDenied", needs: .readOnly,
             arrange: { scene in
                 try Fixture.makePlaintextDatabase(at: scene.url)
-                scene.makeReadOnly(folder: false)
+                scene.makeReadOnly(directory: false)
             }, act: { try $0.encrypt("new-secret") }),
         BadInput(
-            name: "read-only folder: encrypt in place", expected: "permissionDenied", needs: .readOnly,
+            name: "read-only directory: encrypt in place", expected: "permissionDenied", needs: .readOnly,
             arrange: { scene in
                 try Fixture.makePlaintextDatabase(at: scene.url)
-                scene.makeReadOnly(folder: true)
+                scene.makeReadOnly(directory: true)
             }, act: { try $0.encrypt("new-secret") }),
         BadInput(
-            name: "read-only folder: decrypt into it", expected: "permissionDenied", needs: .readOnly,
+            name: "read-only directory: decrypt into it", expected: "permissionDenied", needs: .readOnly,
             leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
-                scene.makeReadOnly(folder: true)
+                scene.makeReadOnly(directory: true)
             }, act: { try $0.open(secret).decrypt(to: $0.dir.file("plain.db")) }),
     ]
 

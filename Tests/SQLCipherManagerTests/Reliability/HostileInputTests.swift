@@ -213,19 +213,19 @@ extension HostileInputs {
                 try scene.edit { $0 = $0.prefix(512) }
             }, act: { try $0.open(secret) { $0.cipher.pageSize = 4096 } }),
         BadInput(
-            name: "create through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            name: "create through a file", expected: "invalidPath", mentions: "is a file, not a directory",
             arrange: { scene in
                 try scene.makeEncrypted(at: scene.dir.file("enc.db"))
                 scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
             }, act: { try $0.create(secret) }),
         BadInput(
-            name: "open through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            name: "open through a file", expected: "invalidPath", mentions: "is a file, not a directory",
             arrange: { scene in
                 try scene.makeEncrypted(at: scene.dir.file("enc.db"))
                 scene.url = scene.dir.file("enc.db").appendingPathComponent("sub.db")
             }, act: { try $0.open(secret) }),
         BadInput(
-            name: "encrypt through a file", expected: "invalidPath", mentions: "is a file, not a folder",
+            name: "encrypt through a file", expected: "invalidPath", mentions: "is a file, not a directory",
             arrange: { scene in
                 try Fixture.makePlaintextDatabase(at: scene.dir.file("plain.db"))
                 scene.url = scene.dir.file("plain.db").appendingPathComponent("sub.db")
@@ -241,19 +241,19 @@ extension HostileInputs {
             mentions: "too long for SQLite",
             arrange: { scene in
                 let deep = Array(repeating: String(repeating: "e", count: 120), count: 5).joined(separator: "/")
-                let folder = scene.dir.url.appendingPathComponent(deep)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let directory = scene.dir.url.appendingPathComponent(deep)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try Fixture.makeEncryptedDatabase(at: scene.dir.file("short.db"))
-                scene.url = folder.appendingPathComponent("test.db")
+                scene.url = directory.appendingPathComponent("test.db")
                 try FileManager.default.moveItem(at: scene.dir.file("short.db"), to: scene.url)
             }, act: { try $0.open(secret) }),
         BadInput(
             name: "create at a path too long for SQLite", expected: "invalidPath", mentions: "too long for SQLite",
             arrange: { scene in
                 let deep = Array(repeating: String(repeating: "f", count: 120), count: 5).joined(separator: "/")
-                let folder = scene.dir.url.appendingPathComponent(deep)
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                scene.url = folder.appendingPathComponent("test.db")
+                let directory = scene.dir.url.appendingPathComponent(deep)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                scene.url = directory.appendingPathComponent("test.db")
             }, act: { try $0.create(secret) }),
         BadInput(
             name: "a loop of symbolic links", expected: "invalidPath", mentions: "loop",

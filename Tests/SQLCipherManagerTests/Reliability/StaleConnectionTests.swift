@@ -45,7 +45,7 @@ struct StaleConnectionTests {
         #expect(thrownCase { _ = try reader.fetchAll("SELECT name FROM tag") } == "keyChanged")
         #expect(Fixture.bytes(dir.file()) == rekeyed)
         #expect(!writer.isOpen && !reader.isOpen)
-        #expect(delegate.events == [.opened, .databaseError("keyChanged")])
+        #expect(delegate.events == [.didOpen, .didFail("keyChanged")])
         // Opened again with the current password, every row is there.
         try writer.open(password: "new-secret")
         #expect(try writer.scalar(Int.self, "SELECT count(*) FROM extra") == 500)

@@ -330,24 +330,24 @@ final class ThreadWriter: @unchecked Sendable {
 /// acknowledged id to `ledger.txt`, `+` marking those after `changed` appeared.
 final class LedgerProcess {
     private let process = ChildProcess()
-    private let folder: URL
+    private let directory: URL
     var processID: Int { Int(process.processIdentifier) }
 
     convenience init(scene: LedgerScene) throws {
-        try self.init(folder: scene.dir.url, database: scene.url, library: scene.flow.hasSibling)
+        try self.init(directory: scene.dir.url, database: scene.url, library: scene.flow.hasSibling)
     }
 
-    /// `library`: our helper on `<folder>/ledger.db` (encrypted); otherwise the Python writer on `database`.
-    init(folder: URL, database: URL, library: Bool) throws {
-        self.folder = folder
+    /// `library`: our helper on `<directory>/ledger.db` (encrypted); otherwise the Python writer on `database`.
+    init(directory: URL, database: URL, library: Bool) throws {
+        self.directory = directory
         if library {
             process.executableURL = FaultInjection.helperURL
-            process.arguments = ["ledger-writer", folder.path]
+            process.arguments = ["ledger-writer", directory.path]
         } else {
             process.executableURL = try Interop.require(Interop.python, "Python 3 (.venv)")
             process.arguments = [
                 Interop.repository.appendingPathComponent("Tests/Interop/ledger_writer.py").path,
-                database.path, folder.path,
+                database.path, directory.path,
             ]
         }
         let output = Pipe()
@@ -357,18 +357,18 @@ final class LedgerProcess {
     }
 
     /// Marks the key change as finished (ids written after this are counted as "after").
-    func markChanged() { _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("changed").path, contents: nil) }
+    func markChanged() { _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("changed").path, contents: nil) }
 
     /// The passwords the writer opened the file with again after a key change, in order.
     func reopenedWith() -> [String] {
-        let text = String(decoding: Fixture.bytes(folder.appendingPathComponent("reopened.txt")), as: UTF8.self)
+        let text = String(decoding: Fixture.bytes(directory.appendingPathComponent("reopened.txt")), as: UTF8.self)
         return text.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
     }
 
     /// Waits until the writer has acknowledged a row after ``markChanged()``, or `timeout` seconds.
     func waitForAcknowledgedAfter(timeout: TimeInterval) {
         let deadline = Date().addingTimeInterval(timeout)
-        let ledger = folder.appendingPathComponent("ledger.txt")
+        let ledger = directory.appendingPathComponent("ledger.txt")
         while Date() < deadline, !String(decoding: Fixture.bytes(ledger), as: UTF8.self).contains("+\n") {
             Thread.sleep(forTimeInterval: 0.01)
         }
@@ -377,17 +377,17 @@ final class LedgerProcess {
     /// Stops the writer and reads its ledger.
     func stop() throws -> LedgerRecord {
         markChanged()
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
         process.waitUntilExit()
         var record = LedgerRecord()
-        let text = String(decoding: Fixture.bytes(folder.appendingPathComponent("ledger.txt")), as: UTF8.self)
+        let text = String(decoding: Fixture.bytes(directory.appendingPathComponent("ledger.txt")), as: UTF8.self)
         for line in text.split(separator: "\n") {
             let after = line.hasSuffix("+")
             guard let id = Int(after ? line.dropLast() : line) else { continue }
             record.acknowledged.append(id)
             if after { record.acknowledgedAfter += 1 }
         }
-        let failed = String(decoding: Fixture.bytes(folder.appendingPathComponent("failed.txt")), as: UTF8.self)
+        let failed = String(decoding: Fixture.bytes(directory.appendingPathComponent("failed.txt")), as: UTF8.self)
         record.failed = Int(failed.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         return record
     }

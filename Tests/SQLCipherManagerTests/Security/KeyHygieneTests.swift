@@ -185,6 +185,6 @@ final class DescribingDelegate: DatabaseManagerDelegate, @unchecked Sendable {
         lock.withLock { _descriptions += ["\(error)", String(reflecting: error), dumped] }
     }
 
-    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) { record(error) }
-    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) { record(error) }
+    func databaseManager(_ manager: DatabaseManager, didFailToRekey error: DatabaseManagerError) { record(error) }
+    func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError) { record(error) }
 }

@@ -9,7 +9,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// Marker rows written through the manager never reach the disk in clear text: not in the
-/// database, its `-journal`, `-wal` or `-shm`, not in the temporary folders, not after a rekey
+/// database, its `-journal`, `-wal` or `-shm`, not in the temporary directories, not after a rekey
 /// or an in-place encryption; and SQLite's temporary b-trees stay in memory (`temp_store`).
 @Suite(.ownThread) struct NoPlaintextOnDiskTests {
     /// Text that must never be found in clear on disk.
@@ -28,12 +28,13 @@ import Testing
             }
         }
 
-        /// Every file in `folder` (and the temporary folders, for files written since the canary
+        /// Every file in `directory` (and the temporary directories, for files written since the canary
         /// was made) whose bytes contain the marker, or the `CREATE TABLE canary` schema text.
-        func leaks(in folder: URL) -> [String] {
+        func leaks(in directory: URL) -> [String] {
             let needles = [Data(marker.utf8), Data("CREATE TABLE IF NOT EXISTS canary".utf8)]
-            var files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.map { folder.appendingPathComponent($0) } ?? []
-            files += Self.temporaryFolders.flatMap { recentFiles(in: $0) }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            var files = names.map { directory.appendingPathComponent($0) }
+            files += Self.temporaryDirectories.flatMap { recentFiles(in: $0) }
             return files.filter { url in
                 let bytes = Fixture.bytes(url)
                 return needles.contains { bytes.range(of: $0) != nil }
@@ -41,16 +42,16 @@ import Testing
         }
 
         /// Where SQLite and Foundation put temporary files.
-        static let temporaryFolders: [URL] = Set(
+        static let temporaryDirectories: [URL] = Set(
             [FileManager.default.temporaryDirectory.path, "/tmp", "/var/tmp", "/usr/tmp"]
                 + [ProcessInfo.processInfo.environment["SQLITE_TMPDIR"]].compactMap { $0 }
         ).sorted().map { URL(fileURLWithPath: $0) }
 
-        /// Regular files directly in `folder` (where SQLite puts its `etilqs_…` files) modified
+        /// Regular files directly in `directory` (where SQLite puts its `etilqs_…` files) modified
         /// since the canary was made, smaller than 64 MB.
-        private func recentFiles(in folder: URL) -> [URL] {
+        private func recentFiles(in directory: URL) -> [URL] {
             let keys: [URLResourceKey] = [.isRegularFileKey, .contentModificationDateKey, .fileSizeKey]
-            let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: keys)) ?? []
+            let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
             return urls.filter { url in
                 guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
                     (values.fileSize ?? 0) < 64 << 20, let modified = values.contentModificationDate

@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Someone who may write in the database's folder but has no password plants a symbolic link or
+/// Someone who may write in the database's directory but has no password plants a symbolic link or
 /// a file of their own at a name the library writes (issue 23, class 2), or a huge sparse file it
 /// reads (class 5). Each is refused, typed, and left alone; nothing is written through it and
 /// the database still opens as before.
@@ -108,7 +108,7 @@ import Testing
         ("out.db.scm-decrypt-journal", .decrypt),
     ]
 
-    /// A link at the name (to a file elsewhere in the folder): the operation is refused with
+    /// A link at the name (to a file elsewhere in the directory): the operation is refused with
     /// ``DatabaseManagerError/untrustedFile(path:reason:)``, the file it points to keeps its
     /// bytes, the link stays, and the database opens as before.
     @Test("a symbolic link planted where the library writes is refused and left alone", arguments: plantedNames)
@@ -129,11 +129,11 @@ import Testing
         #expect(leftovers.isEmpty, "\(name): left \(leftovers)")
     }
 
-    /// A link at a key file's temporary name (`<folder>/.<name>.tmp`) stops the store: it is
+    /// A link at a key file's temporary name (`<directory>/.<name>.tmp`) stops the store: it is
     /// neither removed nor written through.
     @Test func aLinkAtTheKeyFileTemporaryIsRefused() throws {
         let dir = TemporaryDirectory()
-        let store = FileKeyStore(folder: dir.file("keys"))
+        let store = FileKeyStore(directory: dir.file("keys"))
         try FileManager.default.createDirectory(
             at: dir.file("keys"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let victim = try plantLink("keys/.notes.tmp", in: dir)

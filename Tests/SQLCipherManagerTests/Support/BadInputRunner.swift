@@ -17,16 +17,16 @@ extension BadInput {
 
     /// Sets the scene, runs the flow and checks it failed as expected: the typed error, a
     /// message that names the file and says what to do and holds no password, every file in the
-    /// watched folders byte-identical, no `.scm-*` leftovers, and (for failed opens) no manager open.
+    /// watched directories byte-identical, no `.scm-*` leftovers, and (for failed opens) no manager open.
     func run() throws {
         try skipUnlessSupported()
         let scene = Scene()
         try arrange(scene)
-        let before = scene.watchedFolders.map(FileSnapshot.init)
+        let before = scene.watchedDirectories.map(FileSnapshot.init)
 
         let error = thrownError { try act(scene) }
 
-        let after = scene.watchedFolders.map(FileSnapshot.init)
+        let after = scene.watchedDirectories.map(FileSnapshot.init)
         guard let error else {
             Issue.record("\(name): the flow did not fail")
             return

@@ -40,7 +40,7 @@ struct ChildProcessTests {
         #expect(inherited == [])
     }
 
-    @Test("exit status, signal, environment, folder and standard input as Process reports them")
+    @Test("exit status, signal, environment, directory and standard input as Process reports them")
     func reportsLikeProcess() throws {
         let dir = TemporaryDirectory()
         let exited = try run("/bin/sh", ["-c", "read line; echo \"$line $CHILD_TEST $(pwd)\"; exit 3"], input: "typed\n", in: dir.url)
@@ -52,13 +52,13 @@ struct ChildProcessTests {
     }
 
     private func run(
-        _ program: String, _ arguments: [String], input: String = "", in folder: URL? = nil
+        _ program: String, _ arguments: [String], input: String = "", in directory: URL? = nil
     ) throws -> (status: Int32, reason: Process.TerminationReason, output: String) {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: program)
         child.arguments = arguments
         child.environment = ["CHILD_TEST": "yes", "PATH": "/usr/bin:/bin"]
-        child.currentDirectoryURL = folder
+        child.currentDirectoryURL = directory
         let (stdin, stdout) = (Pipe(), Pipe())
         (child.standardInput, child.standardOutput, child.standardError) = (stdin, stdout, FileHandle.nullDevice)
         try child.run()

@@ -27,12 +27,12 @@ enum FaultInjection {
     /// The helper executable: `SCM_FAULT_HELPER`, or `FaultInjectionHelper` next to the test runner.
     static let helperURL: URL? = {
         if let path = ProcessInfo.processInfo.environment["SCM_FAULT_HELPER"] { return URL(fileURLWithPath: path) }
-        let folders = [
+        let directories = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
             Bundle.main.bundleURL,
         ]
-        return folders.map { $0.appendingPathComponent("FaultInjectionHelper") }
+        return directories.map { $0.appendingPathComponent("FaultInjectionHelper") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
@@ -55,7 +55,7 @@ enum FaultInjection {
         } catch {
             Issue.record("cannot build the fault-injection templates: \(error)")
         }
-        // A static is never released: remove the folder when the test process exits.
+        // A static is never released: remove the directory when the test process exits.
         atexit { try? FileManager.default.removeItem(at: FaultInjection.templates.url) }
         return dir
     }()

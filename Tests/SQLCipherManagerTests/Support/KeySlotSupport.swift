@@ -28,7 +28,7 @@ extension TemporaryDirectory {
         return manager
     }
 
-    /// The slot file's path for a database in this folder.
+    /// The slot file's path for a database in this directory.
     func slotFile(_ name: String = "test.db") -> URL { file(name + ".scm-keys") }
 }
 

@@ -3,12 +3,12 @@ import SQLCipherManager
 
 /// One recorded delegate event.
 enum RecordedEvent: Equatable, Sendable {
-    case created, opened, willRekey, didRekey
-    case rekeyError(String)
-    case databaseError(String)
+    case didCreate, didOpen, willRekey, didRekey
+    case didFailToRekey(String)
+    case didFail(String)
     case willMigrate(Int, Int)
     case didMigrate(Int, Int)
-    case closed, keyForgotten
+    case didClose, didForgetKey
 }
 
 /// A delegate that records every event in order; optionally runs a hook on open/create.
@@ -21,30 +21,30 @@ final class RecordingDelegate: DatabaseManagerDelegate, @unchecked Sendable {
 
     private func record(_ event: RecordedEvent) { lock.withLock { _events.append(event) } }
 
-    func databaseManagerDidCreateDatabase(_ manager: DatabaseManager) {
-        record(.created)
+    func databaseManagerDidCreate(_ manager: DatabaseManager) {
+        record(.didCreate)
         onOpenOrCreate?(manager)
     }
-    func databaseManagerDidOpenDatabase(_ manager: DatabaseManager) {
-        record(.opened)
+    func databaseManagerDidOpen(_ manager: DatabaseManager) {
+        record(.didOpen)
         onOpenOrCreate?(manager)
     }
-    func databaseManagerWillRekeyDatabase(_ manager: DatabaseManager) { record(.willRekey) }
-    func databaseManagerDidRekeyDatabase(_ manager: DatabaseManager) { record(.didRekey) }
-    func databaseManager(_ manager: DatabaseManager, didEncounterRekeyError error: DatabaseManagerError) {
-        record(.rekeyError(error.caseName))
+    func databaseManagerWillRekey(_ manager: DatabaseManager) { record(.willRekey) }
+    func databaseManagerDidRekey(_ manager: DatabaseManager) { record(.didRekey) }
+    func databaseManager(_ manager: DatabaseManager, didFailToRekey error: DatabaseManagerError) {
+        record(.didFailToRekey(error.caseName))
     }
-    func databaseManager(_ manager: DatabaseManager, didEncounterDatabaseError error: DatabaseManagerError) {
-        record(.databaseError(error.caseName))
+    func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError) {
+        record(.didFail(error.caseName))
     }
-    func databaseManager(_ manager: DatabaseManager, willMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {
+    func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int) {
         record(.willMigrate(oldVersion, newVersion))
     }
-    func databaseManager(_ manager: DatabaseManager, didMigrateSchemaFrom oldVersion: Int, to newVersion: Int) {
+    func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int) {
         record(.didMigrate(oldVersion, newVersion))
     }
-    func databaseManagerDidCloseDatabase(_ manager: DatabaseManager) { record(.closed) }
-    func databaseManagerDidForgetKey(_ manager: DatabaseManager) { record(.keyForgotten) }
+    func databaseManagerDidClose(_ manager: DatabaseManager) { record(.didClose) }
+    func databaseManagerDidForgetKey(_ manager: DatabaseManager) { record(.didForgetKey) }
 }
 
 /// A migrator that records its calls and can fail.

@@ -6,12 +6,12 @@ import Foundation
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// One test case's world: a fresh folder, the database path the flow works on, the passwords
+/// One test case's world: a fresh directory, the database path the flow works on, the passwords
 /// the case typed (none may show up in an error), and clean-up for what it mounted or locked.
 final class Scene: @unchecked Sendable {
     // @unchecked: a scene is used by one test case on one thread.
     let dir = TemporaryDirectory()
-    /// The database path the flow works on (`test.db` in the folder unless a case moves it).
+    /// The database path the flow works on (`test.db` in the directory unless a case moves it).
     var url: URL
     /// Every password the case used; an error message must contain none of them.
     private(set) var passwords: [String] = []
@@ -28,10 +28,10 @@ final class Scene: @unchecked Sendable {
         for body in tearDowns.reversed() { body() }
     }
 
-    /// The folders whose files a failed flow must leave as they were.
-    var watchedFolders: [URL] { [dir.url, url.deletingLastPathComponent()] }
+    /// The directories whose files a failed flow must leave as they were.
+    var watchedDirectories: [URL] { [dir.url, url.deletingLastPathComponent()] }
 
-    /// Runs `body` when the scene is released, before its folder is removed (last added, first run).
+    /// Runs `body` when the scene is released, before its directory is removed (last added, first run).
     func atTearDown(_ body: @escaping () -> Void) { tearDowns.append(body) }
 
     // MARK: - Managers
@@ -116,11 +116,11 @@ final class Scene: @unchecked Sendable {
         url = disk.file(url.lastPathComponent)
     }
 
-    /// Makes ``url``'s folder (`folder: true`) or the file itself read-only, for root too
-    /// (``ReadOnly``): a read-only folder takes no new file (journal, copy), a read-only file
+    /// Makes ``url``'s directory (`directory: true`) or the file itself read-only, for root too
+    /// (``ReadOnly``): a read-only directory takes no new file (journal, copy), a read-only file
     /// opens read-only.
-    func makeReadOnly(folder: Bool) {
-        let target = folder ? url.deletingLastPathComponent() : url
+    func makeReadOnly(directory: Bool) {
+        let target = directory ? url.deletingLastPathComponent() : url
         ReadOnly.makeReadOnly(target)
         atTearDown { ReadOnly.makeWritable(target) }
     }

@@ -37,9 +37,9 @@ func runProcess(_ executable: URL, _ arguments: [String], input: Data = Data()) 
     return ProcessOutput(status: process.terminationStatus, stdout: text[0], stderr: text[1])
 }
 
-// MARK: - Read-only files and folders
+// MARK: - Read-only files and directories
 
-/// Makes a file or folder unwritable in a way that also stops root: `chattr +i` (immutable) as
+/// Makes a file or directory unwritable in a way that also stops root: `chattr +i` (immutable) as
 /// root, `chmod a-w` otherwise.
 enum ReadOnly {
     static let isRoot = getuid() == 0
@@ -77,7 +77,7 @@ enum ReadOnly {
 
 // MARK: - A small disk
 
-/// A tmpfs of a few hundred kilobytes mounted on a fresh folder (root only), to run out of space.
+/// A tmpfs of a few hundred kilobytes mounted on a fresh directory (root only), to run out of space.
 final class SmallDisk: @unchecked Sendable {
     static let isSupported: Bool = {
         guard ReadOnly.isRoot else { return false }

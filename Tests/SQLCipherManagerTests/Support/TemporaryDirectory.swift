@@ -6,7 +6,7 @@ import Foundation
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// A fresh folder per test, removed when the value is released.
+/// A fresh directory per test, removed when the value is released.
 final class TemporaryDirectory: @unchecked Sendable {
     let url: URL
 
@@ -20,7 +20,7 @@ final class TemporaryDirectory: @unchecked Sendable {
 
     func file(_ name: String = "test.db") -> URL { url.appendingPathComponent(name) }
 
-    /// A manager for a file in this folder, with a fast KDF so tests stay quick.
+    /// A manager for a file in this directory, with a fast KDF so tests stay quick.
     func manager(
         _ name: String = "test.db", kdfIterations: Int = 4000, configure: (inout DatabaseConfiguration) -> Void = { _ in }
     ) -> DatabaseManager {
@@ -110,8 +110,8 @@ extension DatabaseManagerError {
         case .notOpen: "notOpen"
         case .fileNotFound: "fileNotFound"
         case .fileAlreadyExists: "fileAlreadyExists"
-        case .isFolder: "isFolder"
-        case .parentFolderMissing: "parentFolderMissing"
+        case .isDirectory: "isDirectory"
+        case .parentDirectoryMissing: "parentDirectoryMissing"
         case .invalidPath: "invalidPath"
         case .plaintextDatabase: "plaintextDatabase"
         case .notPlaintextDatabase: "notPlaintextDatabase"

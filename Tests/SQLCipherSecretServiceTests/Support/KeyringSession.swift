@@ -6,28 +6,28 @@ import TestSupport
 /// A real desktop keyring for one test: a private D-Bus session bus (`dbus-daemon --nofork`
 /// with a minimal configuration that activates no services) and a `gnome-keyring-daemon`
 /// (secrets component only) whose login keyring is created and unlocked with a test password
-/// read from stdin. HOME and XDG_RUNTIME_DIR point into a temporary folder, so the user's own
+/// read from stdin. HOME and XDG_RUNTIME_DIR point into a temporary directory, so the user's own
 /// keyrings are never touched. Both processes are stopped, by their process ids, on release.
 final class KeyringSession: @unchecked Sendable {
     // @unchecked: every property is set in init and only read afterwards.
-    let folder: URL
+    let directory: URL
     let busAddress: String
     private let bus: ChildProcess
     private var keyring: ChildProcess?
 
     /// The keyring files (`login.keyring`) of this session.
-    var keyringsFolder: URL { folder.appendingPathComponent("home/.local/share/keyrings") }
+    var keyringsDirectory: URL { directory.appendingPathComponent("home/.local/share/keyrings") }
 
     /// Starts the bus; with `keyring`, also the keyring daemon, and waits until it owns
     /// `org.freedesktop.secrets`.
     init(keyring startKeyring: Bool = true) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("SCMKeyring-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SCMKeyring-\(UUID().uuidString)")
         for name in ["home", "run"] {
             try FileManager.default.createDirectory(
-                at: folder.appendingPathComponent(name), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: directory.appendingPathComponent(name), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let config = folder.appendingPathComponent("bus.conf")
-        try Self.busConfiguration(socketFolder: folder.appendingPathComponent("run").path).write(
+        let config = directory.appendingPathComponent("bus.conf")
+        try Self.busConfiguration(socketDirectory: directory.appendingPathComponent("run").path).write(
             to: config, atomically: true, encoding: .utf8)
         (bus, busAddress) = try Self.startBus(config: config)
         if startKeyring {
@@ -43,14 +43,14 @@ final class KeyringSession: @unchecked Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The environment the daemons (and `dbus-send`) run with.
     var environment: [String: String] {
         [
-            "HOME": folder.appendingPathComponent("home").path,
-            "XDG_RUNTIME_DIR": folder.appendingPathComponent("run").path,
+            "HOME": directory.appendingPathComponent("home").path,
+            "XDG_RUNTIME_DIR": directory.appendingPathComponent("run").path,
             "DBUS_SESSION_BUS_ADDRESS": busAddress,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
@@ -63,12 +63,12 @@ final class KeyringSession: @unchecked Sendable {
     }
 
     static func probe(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-        let folders = [
+        let directories = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
         ]
         guard
-            let url = folders.map({ $0.appendingPathComponent("KeyringProbe") })
+            let url = directories.map({ $0.appendingPathComponent("KeyringProbe") })
                 .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else {
             throw Failure(message: "KeyringProbe was not found beside the test runner; build it with `swift build --build-tests`")
@@ -149,7 +149,7 @@ final class KeyringSession: @unchecked Sendable {
             "gnome-keyring-daemon",
             [
                 "--foreground", "--unlock", "--components=secrets",
-                "--control-directory=\(folder.appendingPathComponent("run/keyring").path)",
+                "--control-directory=\(directory.appendingPathComponent("run/keyring").path)",
             ])
         process.environment = environment
         let input = Pipe()
@@ -204,21 +204,21 @@ final class KeyringSession: @unchecked Sendable {
     }
 
     private static func executable(_ name: String) throws -> URL {
-        for folder in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/bin"] {
-            let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+        for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin", "/bin"] {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         throw Failure(message: "\(name) is not installed; `make test` installs it (scripts/ensure-deps.sh)")
     }
 
-    /// A session bus that listens in `socketFolder`, lets everyone talk, and activates nothing.
-    private static func busConfiguration(socketFolder: String) -> String {
+    /// A session bus that listens in `socketDirectory`, lets everyone talk, and activates nothing.
+    private static func busConfiguration(socketDirectory: String) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <type>session</type>
-          <listen>unix:dir=\(socketFolder)</listen>
+          <listen>unix:dir=\(socketDirectory)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>

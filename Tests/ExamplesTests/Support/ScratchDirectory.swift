@@ -1,7 +1,7 @@
 import Foundation
 
-/// A fresh folder per test, removed when the value is released.
-final class ScratchFolder: @unchecked Sendable {
+/// A fresh directory per test, removed when the value is released.
+final class ScratchDirectory: @unchecked Sendable {
     let url: URL
 
     init() throws {

@@ -6,7 +6,7 @@ extension DatabaseManagerError: Equatable {
     /// Every associated value is `Equatable` except the `underlying` error of
     /// ``migrationFailed(version:lastGoodVersion:underlying:)``, which is whatever the migrator
     /// threw (`any Error`). Two of those are equal when they have the same dynamic type and, for an
-    /// `Equatable` type, its own `==` says so (``SQLiteError``, ``MigrationStepError``…), or, for
+    /// `Equatable` type, its own `==` says so (``SQLiteError``, ``MigrationError/stepFailed(version:lastGoodVersion:underlying:)``…), or, for
     /// any other type, their `String(describing:)` texts are the same.
     ///
     /// The switch lists every case of `lhs`, with no `default`, and each compares only with the

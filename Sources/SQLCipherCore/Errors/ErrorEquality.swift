@@ -2,7 +2,7 @@
 
 /// Whether two errors held as `any Error` (the `underlying` of
 /// ``DatabaseManagerError/migrationFailed(version:lastGoodVersion:underlying:)`` and of
-/// ``MigrationStepError``) are the same error.
+/// ``MigrationError/stepFailed(version:lastGoodVersion:underlying:)``) are the same error.
 ///
 /// They must be of the same dynamic type. When that type is `Equatable`, its own `==` decides
 /// (the existential is opened, so a ``SQLiteError`` compares its code, message and SQL); any other

@@ -48,9 +48,8 @@ extension DatabaseManager {
         let target = migrator.targetVersion
         do {
             try migrator.migrate(db, from: found)
-        } catch let step as MigrationStepError {
-            throw DatabaseManagerError.migrationFailed(
-                version: step.version, lastGoodVersion: step.lastGoodVersion, underlying: step.underlying)
+        } catch MigrationError.stepFailed(let version, let lastGoodVersion, let underlying) {
+            throw DatabaseManagerError.migrationFailed(version: version, lastGoodVersion: lastGoodVersion, underlying: underlying)
         } catch {
             let now = (try? db.schemaVersion) ?? found
             throw DatabaseManagerError.migrationFailed(version: target, lastGoodVersion: now, underlying: error)
@@ -59,7 +58,7 @@ extension DatabaseManager {
         guard reached == target else {
             throw DatabaseManagerError.migrationFailed(
                 version: target, lastGoodVersion: reached,
-                underlying: MigrationIncompleteError(reached: reached, target: target))
+                underlying: MigrationError.incomplete(reached: reached, target: target))
         }
     }
 }

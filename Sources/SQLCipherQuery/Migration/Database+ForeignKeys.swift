@@ -8,13 +8,13 @@ extension Database {
     /// Changes"). When foreign keys are already off, nothing is checked; inside a transaction
     /// with foreign keys off, `body` runs in a savepoint.
     ///
-    /// - Throws: ``MigrationInTransactionError`` inside a transaction with foreign keys on
-    ///   (nothing run); ``ForeignKeyViolationError`` when rows are left without their parent
+    /// - Throws: ``MigrationError/insideTransaction(operation:)`` inside a transaction with foreign keys on
+    ///   (nothing run); ``MigrationError/foreignKeyViolations(_:)`` when rows are left without their parent
     ///   (rolled back); what `body` throws (rolled back).
     package func withForeignKeysOff<T>(operation: String, _ body: (Database) throws -> T) throws -> T {
         let enforced = try scalar(Int.self, "PRAGMA foreign_keys") == 1
         guard enforced else { return try transaction(.immediate, body) }
-        guard !isInTransaction else { throw MigrationInTransactionError(operation: operation) }
+        guard !isInTransaction else { throw MigrationError.insideTransaction(operation: operation) }
         try execute("PRAGMA foreign_keys = OFF")
         defer { try? execute("PRAGMA foreign_keys = ON") }
         return try transaction(.immediate) { db in
@@ -26,7 +26,7 @@ extension Database {
 
     /// `PRAGMA foreign_key_check` over the whole database.
     ///
-    /// - Throws: ``ForeignKeyViolationError`` naming each child table, its parent and the count
+    /// - Throws: ``MigrationError/foreignKeyViolations(_:)`` naming each child table, its parent and the count
     ///   of rows without a parent.
     package func checkForeignKeys() throws {
         // One result row per violated constraint of a row: a row is counted once per parent.
@@ -44,8 +44,8 @@ extension Database {
         counts.merge(unnamed) { $0.merging($1, uniquingKeysWith: +) }
         guard !counts.isEmpty else { return }
         let violations = counts.sorted { $0.key < $1.key }.flatMap { table, parents in
-            parents.sorted { $0.key < $1.key }.map { ForeignKeyViolationError.Violation(table: table, parent: $0.key, rowCount: $0.value) }
+            parents.sorted { $0.key < $1.key }.map { MigrationError.ForeignKeyViolation(table: table, parent: $0.key, rowCount: $0.value) }
         }
-        throw ForeignKeyViolationError(violations: violations)
+        throw MigrationError.foreignKeyViolations(violations)
     }
 }

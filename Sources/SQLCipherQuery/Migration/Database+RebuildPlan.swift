@@ -3,10 +3,10 @@
 extension Database {
     /// Each kept column's name before and after the changes, in table order.
     ///
-    /// - Throws: ``TableRebuildError`` for a column that does not exist (at that point of the
+    /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` for a column that does not exist (at that point of the
     ///   changes), a new name already taken, dropping the last column, or an unusable type.
     package static func columnPairs(_ columns: [String], _ rebuild: TableRebuild, table: String) throws -> [(old: String, new: String)] {
-        let fail = { (reason: String) in TableRebuildError(table: table, reason: reason) }
+        let fail = { (reason: String) in MigrationError.rebuildRefused(table: table, reason: reason) }
         var pairs = columns.map { (old: $0, new: $0) }
         func index(of column: String) throws -> Int {
             guard let index = pairs.firstIndex(where: { $0.new.lowercased() == column.lowercased() }) else {
@@ -56,10 +56,10 @@ extension Database {
 
     /// A saved index or trigger's kind, name and SQL to create it again after the changes.
     ///
-    /// - Throws: ``TableRebuildError`` for a trigger that uses a dropped column, or names a
+    /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` for a trigger that uses a dropped column, or names a
     ///   renamed one unqualified in its body (another table's column could have that name).
     package static func rewritten(
-        _ row: Row, table: String, _ rebuild: TableRebuild, fail: (String) -> TableRebuildError
+        _ row: Row, table: String, _ rebuild: TableRebuild, fail: (String) -> MigrationError
     ) throws -> (String, String, String) {
         let kind = row.value(0, as: String.self) ?? ""
         let name = row.value(1, as: String.self) ?? ""

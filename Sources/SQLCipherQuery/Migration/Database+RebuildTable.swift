@@ -30,9 +30,9 @@ extension Database {
     /// Not rewritten: triggers of other tables and views that name a renamed or dropped column
     /// (the views are checked, so a broken one fails the rebuild).
     ///
-    /// - Throws: ``TableRebuildError`` (no such table or column, a name already taken, an index,
-    ///   constraint, trigger or view that uses a dropped column), ``ForeignKeyViolationError``,
-    ///   ``MigrationInTransactionError`` inside a transaction with foreign keys on;
+    /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` (no such table or column, a name already taken, an index,
+    ///   constraint, trigger or view that uses a dropped column), ``MigrationError/foreignKeyViolations(_:)``,
+    ///   ``MigrationError/insideTransaction(operation:)`` inside a transaction with foreign keys on;
     ///   nothing changed in each case.
     public func rebuildTable(_ table: String, _ changes: (inout TableRebuild) throws -> Void) throws {
         var rebuild = TableRebuild()
@@ -67,7 +67,7 @@ extension Database {
 
     /// Steps 3 to 9 of SQLite's procedure, inside the transaction.
     private func copyTable(_ name: String, sql: String, _ rebuild: TableRebuild, legacyRename: Bool) throws {
-        let fail = { (reason: String) in TableRebuildError(table: name, reason: reason) }
+        let fail = { (reason: String) in MigrationError.rebuildRefused(table: name, reason: reason) }
         guard var definition = TableDefinition(table: name, sql: sql) else { throw fail("its CREATE TABLE statement has no column list") }
         for change in rebuild.changes {
             switch change {
@@ -113,7 +113,7 @@ extension Database {
 
     /// No other table's foreign key names a column being renamed or dropped: its
     /// `REFERENCES note(id)` is not rewritten by the copy, and would then point at nothing.
-    private func checkNoForeignKeyNames(_ name: String, _ rebuild: TableRebuild, fail: (String) -> TableRebuildError) throws {
+    private func checkNoForeignKeyNames(_ name: String, _ rebuild: TableRebuild, fail: (String) -> MigrationError) throws {
         let changed = Set(
             rebuild.changes.compactMap { change -> String? in
                 switch change {
@@ -147,7 +147,7 @@ extension Database {
     }
 
     /// Each view still compiles (a view names columns by text, checked only when used).
-    private func checkViews(fail: (String) -> TableRebuildError) throws {
+    private func checkViews(fail: (String) -> MigrationError) throws {
         for view in try fetchAll(String.self, "SELECT name FROM sqlite_master WHERE type = 'view'", arguments: [:]) {
             do { _ = try fetchAll("SELECT * FROM \(SQLToken.quote(view)) LIMIT 0") } catch let error as SQLiteError {
                 throw fail("the view \(view) no longer compiles (\(error.message ?? "\(error)")): drop it first and create it again after")
@@ -155,12 +155,12 @@ extension Database {
         }
     }
 
-    /// The table's name as stored and its `CREATE TABLE`, or ``TableRebuildError``.
+    /// The table's name as stored and its `CREATE TABLE`, or ``MigrationError/rebuildRefused(table:reason:)``.
     private func storedTable(_ table: String) throws -> (String, String) {
         let row = try fetchOne("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", table)
         guard let row, let name = row.value(0, as: String.self), let sql = row.value(1, as: String.self),
             !name.lowercased().hasPrefix("sqlite_")
-        else { throw TableRebuildError(table: table, reason: "there is no such table") }
+        else { throw MigrationError.rebuildRefused(table: table, reason: "there is no such table") }
         return (name, sql)
     }
 

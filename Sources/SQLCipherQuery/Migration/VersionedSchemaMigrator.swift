@@ -14,7 +14,7 @@
 /// note; ALTER TABLE new_note RENAME TO note`, or ``Database/rebuildTable(_:_:)``) keeps the
 /// rows of the tables that refer to `note`, where with foreign keys on `DROP TABLE` would delete
 /// them (`ON DELETE CASCADE`) or fail. A step that leaves a row without its parent fails with
-/// ``ForeignKeyViolationError`` (the tables and row counts) and commits nothing. Register a step
+/// ``MigrationError/foreignKeyViolations(_:)`` (the tables and row counts) and commits nothing. Register a step
 /// with `foreignKeyChecks: .immediate` to keep foreign keys enforced, cascades included, as the
 /// step runs. With ``DatabaseConfiguration/foreignKeys`` off, steps run as they are, unchecked.
 ///
@@ -67,9 +67,9 @@ public struct VersionedSchemaMigrator: SchemaMigrator {
     /// Runs every step above `version`, each in its own transaction; call it outside a
     /// transaction (a deferred-check step inside one, with foreign keys on, is refused).
     ///
-    /// - Throws: ``MigrationStepError`` naming the failing step and the version the database
-    ///   stays at; its `underlying` error is ``ForeignKeyViolationError`` when the step left
-    ///   rows without their parent, ``MigrationInTransactionError`` when it was called inside a
+    /// - Throws: ``MigrationError/stepFailed(version:lastGoodVersion:underlying:)`` naming the failing step and the version the database
+    ///   stays at; its `underlying` error is ``MigrationError/foreignKeyViolations(_:)`` when the step left
+    ///   rows without their parent, ``MigrationError/insideTransaction(operation:)`` when it was called inside a
     ///   transaction with foreign keys on.
     public func migrate(_ db: Database, from version: Int) throws {
         var current = version
@@ -84,7 +84,7 @@ public struct VersionedSchemaMigrator: SchemaMigrator {
                 case .immediate: try db.transaction(.immediate, body)
                 }
             } catch {
-                throw MigrationStepError(version: step.version, lastGoodVersion: current, underlying: error)
+                throw MigrationError.stepFailed(version: step.version, lastGoodVersion: current, underlying: error)
             }
             current = step.version
         }

@@ -62,26 +62,26 @@ import Testing
         (KeySlotError.lastSlot(id: 1), KeySlotError.lastSlot(id: 1), KeySlotError.slotNotFound(id: 1)),
         (RecordError.notFound(table: "t"), RecordError.notFound(table: "t"), RecordError.tableMissing(table: "t")),
         (
-            MigrationStepError(version: 2, lastGoodVersion: 1, underlying: sqlite),
-            MigrationStepError(version: 2, lastGoodVersion: 1, underlying: sqlite),
-            MigrationStepError(version: 2, lastGoodVersion: 1, underlying: Opaque(text: "\(sqlite)"))
+            MigrationError.stepFailed(version: 2, lastGoodVersion: 1, underlying: sqlite),
+            MigrationError.stepFailed(version: 2, lastGoodVersion: 1, underlying: sqlite),
+            MigrationError.stepFailed(version: 2, lastGoodVersion: 1, underlying: Opaque(text: "\(sqlite)"))
         ),
         (
-            MigrationIncompleteError(reached: 1, target: 2), MigrationIncompleteError(reached: 1, target: 2),
-            MigrationIncompleteError(reached: 0, target: 2)
+            MigrationError.incomplete(reached: 1, target: 2), MigrationError.incomplete(reached: 1, target: 2),
+            MigrationError.incomplete(reached: 0, target: 2)
         ),
         (
-            MigrationInTransactionError(operation: "a"), MigrationInTransactionError(operation: "a"),
-            MigrationInTransactionError(operation: "b")
+            MigrationError.insideTransaction(operation: "a"), MigrationError.insideTransaction(operation: "a"),
+            MigrationError.insideTransaction(operation: "b")
         ),
         (
-            ForeignKeyViolationError(violations: [.init(table: "c", parent: "p", rowCount: 1)]),
-            ForeignKeyViolationError(violations: [.init(table: "c", parent: "p", rowCount: 1)]),
-            ForeignKeyViolationError(violations: [.init(table: "c", parent: "p", rowCount: 2)])
+            MigrationError.foreignKeyViolations([.init(table: "c", parent: "p", rowCount: 1)]),
+            MigrationError.foreignKeyViolations([.init(table: "c", parent: "p", rowCount: 1)]),
+            MigrationError.foreignKeyViolations([.init(table: "c", parent: "p", rowCount: 2)])
         ),
         (
-            TableRebuildError(table: "t", reason: "r"), TableRebuildError(table: "t", reason: "r"),
-            TableRebuildError(table: "u", reason: "r")
+            MigrationError.rebuildRefused(table: "t", reason: "r"), MigrationError.rebuildRefused(table: "t", reason: "r"),
+            MigrationError.rebuildRefused(table: "u", reason: "r")
         ),
     ]
 
@@ -107,8 +107,9 @@ import Testing
         #expect(KeySlotError.slotFileTampered(path: "/a") == .slotFileTampered(path: "/a"))
         #expect(RecordError.noColumns(table: "t") != .noPrimaryKey(table: "t"))
         #expect(
-            MigrationStepError(version: 1, lastGoodVersion: 0, underlying: Self.sqlite)
-                != MigrationStepError(version: 2, lastGoodVersion: 0, underlying: Self.sqlite))
+            MigrationError.stepFailed(version: 1, lastGoodVersion: 0, underlying: Self.sqlite)
+                != MigrationError.stepFailed(version: 2, lastGoodVersion: 0, underlying: Self.sqlite))
+        #expect(MigrationError.incomplete(reached: 1, target: 2) != .rebuildRefused(table: "t", reason: "r"))
     }
 
     @Test("errorDescription is the description for every public error type")

@@ -70,8 +70,8 @@ import Testing
             Issue.record("the open should fail")
         } catch DatabaseManagerError.migrationFailed(let version, let lastGood, let underlying) {
             #expect(version == 2 && lastGood == 1)
-            let violation = try #require(underlying as? ForeignKeyViolationError)
-            #expect(violation.violations == [.init(table: "tag", parent: "note", rowCount: 2)])
+            let violation = try #require(underlying as? MigrationError)
+            #expect(violation == .foreignKeyViolations([.init(table: "tag", parent: "note", rowCount: 2)]))
             #expect("\(violation)".contains("2 rows of tag"))
         }
         manager.schemaMigrator = nil
@@ -120,8 +120,9 @@ import Testing
         let outcome = Result {
             try manager.withDatabase { db in try db.transaction { db in try migrator.migrate(db, from: 0) } }
         }
-        let step = try #require(outcome.failure as? MigrationStepError)
-        #expect(step.underlying is MigrationInTransactionError)
+        let step = try #require(outcome.failure as? MigrationError)
+        let refusal = MigrationError.insideTransaction(operation: "migration step 1")
+        #expect(step == .stepFailed(version: 1, lastGoodVersion: 0, underlying: refusal))
         #expect(try manager.schemaVersion == 0)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM sqlite_master WHERE name = 'u'") == 0)
     }

@@ -129,7 +129,7 @@ import Testing
 
     // MARK: - Refusals: typed, nothing changed
 
-    /// `body` throws a `TableRebuildError` whose reason contains `reason`, and `note` is as the schema made it.
+    /// `body` throws `MigrationError.rebuildRefused` whose reason contains `reason`, and `note` is as the schema made it.
     private func expectRefused(_ reason: String, setUp: String = "", _ body: @escaping (Database) throws -> Void) throws {
         let dir = TemporaryDirectory()
         let manager = try database(in: dir)
@@ -139,8 +139,8 @@ import Testing
         do {
             try manager.withDatabase(body)
             Issue.record("the rebuild should fail")
-        } catch let error as TableRebuildError {
-            #expect(error.reason.contains(reason), "\(error)")
+        } catch MigrationError.rebuildRefused(_, let why) {
+            #expect(why.contains(reason), "\(why)")
         }
         #expect(try manager.fetchAll("SELECT type, name, sql FROM sqlite_master ORDER BY name") == before)
         #expect(try manager.fetchAll("SELECT * FROM note") == rows)
@@ -195,7 +195,7 @@ import Testing
         let manager = try database(in: dir)
         let outcome = Result { try manager.transaction { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
         guard case .failure(let error) = outcome else { return #expect(Bool(false)) }
-        #expect(error is MigrationInTransactionError)
+        #expect(error as? MigrationError == .insideTransaction(operation: "rebuild of table note"))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 3)
         #expect(try manager.fetchAll("PRAGMA table_info(note)").count == 4)
     }
@@ -208,7 +208,7 @@ import Testing
             "PRAGMA foreign_keys = OFF; INSERT INTO tag(note_id, name) VALUES (77, 'orphan'); PRAGMA foreign_keys = ON;")
         let outcome = Result { try manager.withDatabase { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
         guard case .failure(let error) = outcome else { return #expect(Bool(false)) }
-        #expect((error as? ForeignKeyViolationError)?.violations == [.init(table: "tag", parent: "note", rowCount: 1)])
+        #expect(error as? MigrationError == .foreignKeyViolations([.init(table: "tag", parent: "note", rowCount: 1)]))
         #expect(try manager.fetchAll("PRAGMA table_info(note)").count == 4)
     }
 }

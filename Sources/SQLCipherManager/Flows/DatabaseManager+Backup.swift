@@ -125,7 +125,7 @@ extension DatabaseManager {
         let path = db.connection.path
         var backupConfiguration = configuration
         if let options { backupConfiguration.cipher = options }
-        try backupConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try backupConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         let material = try backupKeyMaterial(key, path: path)
         guard let sourceKey = derivedKey?.rawKey ?? cachedKey else { throw DatabaseManagerError.noCachedKey }
         do {

@@ -15,7 +15,7 @@ extension DatabaseManager {
             try recoverInterruptedOperation(atPath: source)
             if let destination { try recoverInterruptedOperation(atPath: destination) }
             if let problem = DatabaseManagerError(problemBeforeEncryptingAt: source) { throw problem }
-            if let version = linkedCipherVersion { try configuration.cipher.validate(for: version) }
+            if let version = LinkedLibrary.cipherVersion { try configuration.cipher.validate(for: version) }
             let operation = exportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
                 key: keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)

@@ -47,7 +47,7 @@ extension DatabaseManager {
     ) throws {
         let db = try requireDatabase()
         let path = db.connection.path
-        try configuration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try configuration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify(.willRekey)

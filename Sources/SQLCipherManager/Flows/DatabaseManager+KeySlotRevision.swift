@@ -22,7 +22,7 @@ extension DatabaseManager {
             connection = try Self.connect(path: store.database, mode: .readWrite, key: key, configuration: configuration)
         } catch let error as DatabaseManagerError {
             let refined = error.refinedUnlockFailure(
-                path: store.database, pageSize: Self.expectedPageSize(configuration.cipher), rawKey: true)
+                path: store.database, pageSize: configuration.cipher.expectedPageSize, rawKey: true)
             if case .incorrectKeyOrSettings = refined { throw outdated }
             return
         } catch {

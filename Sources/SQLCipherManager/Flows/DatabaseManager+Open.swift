@@ -134,7 +134,7 @@ extension DatabaseManager {
             retire(connected: false)
             let error = Self.explainingInterruptedRekey(
                 DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
-                    path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey),
+                    path: databasePath ?? "", pageSize: configuration.cipher.expectedPageSize, rawKey: key.isRawKey),
                 path: databasePath ?? "", key: key, cipher: configuration.cipher, stale: interruptedRekey)
             if error.isReportable { notify(.databaseError(error)) }
             throw error

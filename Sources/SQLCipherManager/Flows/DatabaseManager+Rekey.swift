@@ -98,7 +98,7 @@ extension DatabaseManager {
         let path = db.connection.path
         var newConfiguration = configuration
         if let options { newConfiguration.cipher = options }
-        try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try newConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify(.willRekey)

@@ -45,7 +45,7 @@ extension DatabaseManager {
         password: SecretBytes, alsoTrying extra: [CipherSettingsCandidate] = []
     ) throws -> CipherSettingsDiagnosis {
         let (path, configured) = try locked { (try requirePath(), configuration) }
-        guard let version = Self.linkedCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
+        guard let version = LinkedLibrary.cipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let key = password.normalizedPassword()
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]

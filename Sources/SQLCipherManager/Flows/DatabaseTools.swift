@@ -19,11 +19,11 @@ public enum DatabaseTools {
     /// The linked SQLCipher's version (`PRAGMA cipher_version` on an in-memory connection), or
     /// `nil` when the process is not linked against SQLCipher. ``DatabaseManager/cipherInfo``
     /// reads the same pragma on the open database.
-    public static var linkedSQLCipherVersion: SQLCipherVersion? { DatabaseManager.linkedCipherVersion }
+    public static var linkedSQLCipherVersion: SQLCipherVersion? { LinkedLibrary.cipherVersion }
 
     /// The linked SQLite's version, `sqlite_version()` on an in-memory connection (for example
     /// `3.15.2`), or `nil` when it cannot be read.
-    public static var linkedSQLiteVersion: String? { DatabaseManager.linkedSQLiteLibraryVersion }
+    public static var linkedSQLiteVersion: String? { LinkedLibrary.sqliteVersion }
 
     /// The known setting sets the linked SQLCipher can read, in the order
     /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` tries them (empty when SQLCipher is not
@@ -33,7 +33,7 @@ public enum DatabaseTools {
     /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults and `cipher_compatibility` 3, 2, 1.
     /// Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
     public static var knownCipherSettings: [CipherSettingsCandidate] {
-        DatabaseManager.linkedCipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
+        LinkedLibrary.cipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
     }
 
     // MARK: - Files

@@ -42,7 +42,7 @@ extension DatabaseManager {
         }
         do {
             try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
-            let version = try linkedVersion(of: connection)
+            let version = try LinkedLibrary.cipherVersion(of: connection)
             if let key {
                 try configuration.cipher.validate(for: version)
                 try key.withBytes { try connection.key($0) }
@@ -58,14 +58,6 @@ extension DatabaseManager {
             connection.close()
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
-    }
-
-    /// The SQLCipher version a connection runs, or ``DatabaseManagerError/sqlcipherNotLinked``.
-    static func linkedVersion(of connection: Connection) throws -> SQLCipherVersion {
-        let text = try connection.text("PRAGMA cipher_version")
-        guard let text, !text.isEmpty else { throw DatabaseManagerError.sqlcipherNotLinked }
-        guard let version = SQLCipherVersion(parsing: text) else { throw DatabaseManagerError.sqlcipherNotLinked }
-        return version
     }
 
     /// After an unlock: the file must hold a whole number of pages and at least as many pages as
@@ -84,13 +76,5 @@ extension DatabaseManager {
                     extendedCode: .corrupt,
                     message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))
         }
-    }
-
-    /// The page size a key is tried with: the option, else the one `cipher_compatibility`
-    /// implies, else the linked SQLCipher's default (4096 from 4.0, 1024 before).
-    static func expectedPageSize(_ cipher: CipherOptions) -> Int {
-        if let pageSize = cipher.pageSize { return pageSize }
-        if let compatibility = cipher.compatibility { return compatibility >= 4 ? 4096 : 1024 }
-        return (linkedCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
     }
 }

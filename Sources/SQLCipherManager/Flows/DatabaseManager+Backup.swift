@@ -135,10 +135,10 @@ extension DatabaseManager {
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
         // A fresh salt, and the key derived for it once: the verification opens it without PBKDF2.
-        let (copyKey, _) = Self.keyForNewFile(material, cipher: backupConfiguration.cipher)
-        let operation = Self.exportOperation(
+        let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher)
+        let operation = ExportOperation(
             .backup, target: target, install: .create, key: copyKey, configuration: backupConfiguration)
-        let source = try Self.connect(path: path, mode: .readWrite, key: sourceKey, configuration: configuration)
+        let source = try Unlocking.connect(path: path, mode: .readWrite, key: sourceKey, configuration: configuration)
         return (source, operation)
     }
 

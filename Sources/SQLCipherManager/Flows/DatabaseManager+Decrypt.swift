@@ -36,7 +36,7 @@ extension DatabaseManager {
                 try Self.recoverInterruptedOperation(atPath: target)
                 var plaintext = configuration
                 plaintext.cipher = CipherOptions()
-                let operation = Self.exportOperation(
+                let operation = ExportOperation(
                     .decrypt, target: target, install: .create, key: nil, configuration: plaintext)
                 try operation.create(from: db.connection, progress: progress)
             } catch {

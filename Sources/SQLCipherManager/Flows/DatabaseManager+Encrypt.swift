@@ -16,10 +16,10 @@ extension DatabaseManager {
             if let destination { try recoverInterruptedOperation(atPath: destination) }
             if let problem = DatabaseManagerError(problemBeforeEncryptingAt: source) { throw problem }
             if let version = LinkedLibrary.cipherVersion { try configuration.cipher.validate(for: version) }
-            let operation = exportOperation(
+            let operation = ExportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
-                key: keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
-            let open = { (mode: Connection.Mode) in try connect(path: source, mode: mode, key: nil, configuration: configuration) }
+                key: DerivedKeys.keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
+            let open = { (mode: Connection.Mode) in try Unlocking.connect(path: source, mode: mode, key: nil, configuration: configuration) }
             guard destination == nil else {
                 let connection = try open(FileSystem.isWritable(source) ? .readWrite : .readOnly)
                 defer { connection.close() }

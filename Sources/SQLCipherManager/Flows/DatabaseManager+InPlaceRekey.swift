@@ -38,7 +38,7 @@ extension DatabaseManager {
             return keepsSalt ? (key, nil) : nil
         }
         guard Array(salt.prefix(KeySlotFile.saltMarker.count)) != KeySlotFile.saltMarker else { return nil }
-        let derived = Self.derive(key, salt: salt, cipher: configuration.cipher)
+        let derived = DerivedKeys.derive(key, salt: salt, cipher: configuration.cipher)
         return (derived?.rawKey ?? key, derived)
     }
 
@@ -146,7 +146,7 @@ extension DatabaseManager {
             failure = error
         }
         if !connection.isAutocommit { try? connection.executeScript("ROLLBACK") }
-        if Self.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
+        if Unlocking.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
         closeConnection()
         // A COMMIT that failed says why (a reader kept the lock: busy); a failed page loop says nothing.
         if let failure { throw failure }
@@ -178,16 +178,8 @@ extension DatabaseManager {
             return .operationInProgress(path: path)
         }
         guard let marker = stale else { return error }
-        let given = KeyDerivation.salt(ofFileAt: path).flatMap { derive(key, salt: $0, cipher: cipher)?.rawKey } ?? key
+        let given = KeyDerivation.salt(ofFileAt: path).flatMap { DerivedKeys.derive(key, salt: $0, cipher: cipher)?.rawKey } ?? key
         return .keyChangeInterrupted(path: path, opensWith: marker.side(of: given))
     }
 
-    /// `true` when a fresh connection keyed with `key` reads the schema of the file at `path`.
-    static func opens(path: String, key: SecretBytes, configuration: DatabaseConfiguration) -> Bool {
-        guard let connection = try? unlockedConnection(path: path, mode: .readWrite, key: key, configuration: configuration) else {
-            return false
-        }
-        connection.close()
-        return true
-    }
 }

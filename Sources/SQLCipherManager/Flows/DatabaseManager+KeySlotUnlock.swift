@@ -107,7 +107,7 @@ extension DatabaseManager {
 
     /// `true` when `key` opens the file (a fresh connection, closed at once).
     func opensDatabase(_ path: String, with key: SecretBytes) -> Bool {
-        guard let connection = try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+        guard let connection = try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration) else {
             return false
         }
         connection.close()

@@ -175,10 +175,10 @@ extension DatabaseManager {
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let known = key === cachedKey ? derivedKey : nil
-        let (connection, derived) = try Self.connectDeriving(
+        let (connection, derived) = try DerivedKeys.connect(
             path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
         do {
-            try Self.checkFileLength(connection, path: path)
+            try Unlocking.checkFileLength(connection, path: path)
             if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
         } catch {
             connection.close()
@@ -191,7 +191,7 @@ extension DatabaseManager {
     /// to `path` (which fails rather than replace a file) and opens it. A password is derived
     /// once, for a fresh salt: both connections are keyed with the result.
     private func createFile(path: String, key password: SecretBytes) throws -> (Connection, KeyDerivation.Derived?) {
-        let (key, derived) = Self.keyForNewFile(password, cipher: configuration.cipher)
+        let (key, derived) = DerivedKeys.keyForNewFile(password, cipher: configuration.cipher)
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
@@ -206,7 +206,7 @@ extension DatabaseManager {
         let staging = path + "-creating"
         try removeStaging(staging)
         do {
-            let connection = try Self.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
+            let connection = try Unlocking.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
             defer { connection.close() }
             // Scratch until it is linked: a crash before that leaves only `-creating`, which the
             // next create removes, and FileSystem.sync flushes it once before the link; so its
@@ -228,7 +228,7 @@ extension DatabaseManager {
         }
         try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
         try? FileSystem.sync(directory)
-        return (try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
+        return (try Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
     }
 
     private func removeStaging(_ staging: String) throws {

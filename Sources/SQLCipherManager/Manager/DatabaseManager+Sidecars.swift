@@ -132,9 +132,9 @@ extension DatabaseManager {
         /// Opens `target` as `connect` does, checks its length and, when `thorough`, every page
         /// (`quick_check`).
         func verify(_ target: String, mode: Connection.Mode, thorough: Bool) throws {
-            let connection = try DatabaseManager.unlockedConnection(path: target, mode: mode, key: key, configuration: configuration)
+            let connection = try Unlocking.unlockedConnection(path: target, mode: mode, key: key, configuration: configuration)
             defer { connection.close() }
-            try DatabaseManager.checkFileLength(connection, path: target)
+            try Unlocking.checkFileLength(connection, path: target)
             if thorough { try DatabaseManager.checkIntegrity(connection, path: target) }
         }
 

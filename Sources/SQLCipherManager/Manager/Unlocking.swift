@@ -1,12 +1,10 @@
 import Foundation
 import SQLCipherCore
 
-// MARK: - Opening and unlocking connections
-
 /// The one place connections are opened and unlocked for the manager, its flows and the
-/// export engine's verification (through ``exportOperation(_:target:install:key:configuration:)``).
-
-extension DatabaseManager {
+/// export engine's verification (through
+/// ``ExportOperation/init(_:target:install:key:configuration:)``).
+enum Unlocking {
     /// Opens `path` and unlocks it: `sqlite3_open_v2`, the SQLCipher link check
     /// (`PRAGMA cipher_version`), `sqlite3_key`, the cipher pragmas, then a read of
     /// `sqlite_master` that proves the key. Any failure closes the connection and is diagnosed.
@@ -14,14 +12,14 @@ extension DatabaseManager {
     /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
     /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
     /// Before SQLite may replay a `-journal` or `-wal` into the real file,
-    /// ``checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
+    /// ``DatabaseManager/checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
     static func connect(
         path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         do {
             // Before the sidecar check's own probe reads (and may roll back) a -journal.
             try FileSystem.refuseLinkedSidecars(of: path)
-            try checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
+            try DatabaseManager.checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
@@ -76,5 +74,14 @@ extension DatabaseManager {
                     extendedCode: .corrupt,
                     message: "file is truncated: \(size) bytes for \(pageCount) pages of \(pageSize) bytes"))
         }
+    }
+
+    /// `true` when a fresh connection keyed with `key` reads the schema of the file at `path`.
+    static func opens(path: String, key: SecretBytes, configuration: DatabaseConfiguration) -> Bool {
+        guard let connection = try? unlockedConnection(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+            return false
+        }
+        connection.close()
+        return true
     }
 }

@@ -179,7 +179,7 @@ extension DatabaseManager {
             path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
         do {
             try Unlocking.checkFileLength(connection, path: path)
-            if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
+            if configuration.checksIntegrityOnOpen { try IntegrityCheck.verify(connection, path: path) }
         } catch {
             connection.close()
             throw error

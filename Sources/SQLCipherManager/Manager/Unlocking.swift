@@ -12,14 +12,14 @@ enum Unlocking {
     /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
     /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
     /// Before SQLite may replay a `-journal` or `-wal` into the real file,
-    /// ``DatabaseManager/checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
+    /// ``SidecarCheck/run(path:mode:key:configuration:)`` proves the key and the sidecar.
     static func connect(
         path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         do {
             // Before the sidecar check's own probe reads (and may roll back) a -journal.
             try FileSystem.refuseLinkedSidecars(of: path)
-            try DatabaseManager.checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
+            try SidecarCheck.run(path: path, mode: mode, key: key, configuration: configuration)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)
         }

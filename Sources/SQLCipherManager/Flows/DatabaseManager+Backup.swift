@@ -129,7 +129,7 @@ extension DatabaseManager {
         let material = try backupKeyMaterial(key, path: path)
         guard let sourceKey = derivedKey?.rawKey ?? cachedKey else { throw DatabaseManagerError.noCachedKey }
         do {
-            try Self.recoverInterruptedOperation(atPath: target)
+            try InterruptedOperationRecovery.recover(atPath: target)
             try Self.refuseExistingBackupFiles(target)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: target)

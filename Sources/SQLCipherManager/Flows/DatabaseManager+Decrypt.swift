@@ -33,7 +33,7 @@ extension DatabaseManager {
             guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
             let target = destination.path
             do {
-                try Self.recoverInterruptedOperation(atPath: target)
+                try InterruptedOperationRecovery.recover(atPath: target)
                 var plaintext = configuration
                 plaintext.cipher = CipherOptions()
                 let operation = ExportOperation(

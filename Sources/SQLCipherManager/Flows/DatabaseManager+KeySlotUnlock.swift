@@ -20,7 +20,7 @@ extension DatabaseManager {
             if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
             return nil
         }
-        try Self.recoverInterruptedOperation(atPath: path)
+        try InterruptedOperationRecovery.recover(atPath: path)
         if store.hasNext {
             let lock = try store.lock()
             defer { lock.release() }

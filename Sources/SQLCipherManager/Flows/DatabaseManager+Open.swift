@@ -170,7 +170,7 @@ extension DatabaseManager {
     ) throws -> (Connection, KeyDerivation.Derived?) {
         let path = try requirePath()
         stale = InPlaceRekeyMarker.takeStale(for: path)
-        try Self.recoverInterruptedOperation(atPath: path)
+        try InterruptedOperationRecovery.recover(atPath: path)
         if creating { return try createFile(path: path, key: key) }
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }

@@ -116,7 +116,8 @@ extension DatabaseTools {
     ) throws {
         let typed = password.normalizedPassword()
         try configuration.passwordPolicy.validate(typed)
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: typed, configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: typed, configuration: configuration
+        ).run(progress: progress)
     }
 }

@@ -73,7 +73,7 @@ public enum DatabaseTools {
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
         // A key change in place needs nothing of ours (SQLite's journal or WAL settles it): only its marker goes.
         InPlaceRekeyMarker.takeStale(for: url.path)
-        return try DatabaseManager.recoverInterruptedOperation(atPath: url.path)
+        return try InterruptedOperationRecovery.recover(atPath: url.path)
     }
 
     // MARK: - Encrypting a plaintext database
@@ -118,9 +118,9 @@ public enum DatabaseTools {
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
         try configuration.passwordPolicy.validate(password)
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: SecretBytes(password: password),
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: SecretBytes(password: password), configuration: configuration
+        ).run(progress: progress)
     }
 
     /// Encrypts an existing plaintext SQLite database with a raw 32-byte key (SQLCipher's
@@ -133,9 +133,9 @@ public enum DatabaseTools {
         at source: URL, to destination: URL? = nil, rawKey: Data,
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: DatabaseManager.rawKeyMaterial(rawKey),
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: DatabaseManager.rawKeyMaterial(rawKey), configuration: configuration
+        ).run(progress: progress)
     }
 
     /// Encrypts a plaintext SQLite database with `key`, in place or into `destination`
@@ -145,8 +145,8 @@ public enum DatabaseTools {
         at source: URL, to destination: URL? = nil, key: DatabaseKey,
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: key.sqlcipherKey,
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: key.sqlcipherKey, configuration: configuration
+        ).run(progress: progress)
     }
 }

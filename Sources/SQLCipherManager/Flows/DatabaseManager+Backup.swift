@@ -130,7 +130,7 @@ extension DatabaseManager {
         guard let sourceKey = derivedKey?.rawKey ?? cachedKey else { throw DatabaseManagerError.noCachedKey }
         do {
             try InterruptedOperationRecovery.recover(atPath: target)
-            try Self.refuseExistingBackupFiles(target)
+            try refuseExistingBackupFiles(target)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
@@ -157,17 +157,17 @@ extension DatabaseManager {
             try configuration.passwordPolicy.validate(typed)
             return typed
         case .rawKey(let data):
-            return try Self.rawKeyMaterial(data)
+            return try SecretBytes(checkedRawKey: data)
         case .key(let key):
             return key.sqlcipherKey
         }
     }
+}
 
-    /// A file under the backup's name or one of its sidecars would be taken for part of it
-    /// (SQLite replays a `-wal` or `-journal` it finds; an open looks for `.scm-keys`).
-    private static func refuseExistingBackupFiles(_ target: String) throws {
-        for suffix in ["", "-wal", "-journal", KeySlotStore.suffix] where FileSystem.size(of: target + suffix) != nil {
-            throw DatabaseManagerError.fileAlreadyExists(path: target + suffix)
-        }
+/// A file under the backup's name or one of its sidecars would be taken for part of it
+/// (SQLite replays a `-wal` or `-journal` it finds; an open looks for `.scm-keys`).
+private func refuseExistingBackupFiles(_ target: String) throws {
+    for suffix in ["", "-wal", "-journal", KeySlotStore.suffix] where FileSystem.size(of: target + suffix) != nil {
+        throw DatabaseManagerError.fileAlreadyExists(path: target + suffix)
     }
 }

@@ -56,7 +56,7 @@ extension DatabaseManager {
             previous: InPlaceRekeyMarker.checkValue(of: derivedKey?.rawKey ?? oldKey), new: InPlaceRekeyMarker.checkValue(of: newKey))
         var siblings: [DatabaseManager] = []
         do {
-            try Self.checkInPlaceRekeyPossible(path: path)
+            try InPlaceRekeyCheck.requirePossible(path: path)
             siblings = try pauseSiblings(of: db.connection)
             // Running reads end first; later ones wait for the lock and run on the writer.
             readers.closeAll()
@@ -75,21 +75,6 @@ extension DatabaseManager {
         reopenSiblings(siblings, key: key, derived: newDerived, cipher: configuration.cipher)
         progress?(1)
         notify(.didRekey)
-    }
-
-    /// The file and its folder (for the `-journal`) writable, and room for a journal or WAL
-    /// that holds every page.
-    private static func checkInPlaceRekeyPossible(path: String) throws {
-        let folder = DatabaseFile(path: path).directory
-        guard FileSystem.isWritable(path) else { throw DatabaseManagerError.permissionDenied(path: path, underlying: nil) }
-        guard FileSystem.isWritable(folder) else { throw DatabaseManagerError.permissionDenied(path: folder, underlying: nil) }
-        let size = FileSystem.databaseSize(of: path)
-        // Each page once more, plus the journal's or WAL's few bytes per page and header.
-        let needed = size + size / 64 + 65_536
-        let available = try FileSystem.availableSpace(in: folder)
-        guard available >= needed else {
-            throw DatabaseManagerError.insufficientDiskSpace(path: path, needed: needed, available: available)
-        }
     }
 
     /// The transaction itself, with the marker beside the file while it runs. Throws when the
@@ -115,7 +100,7 @@ extension DatabaseManager {
         }
         guard applied else {
             try? InPlaceRekeyMarker.remove(for: path)
-            throw Self.unappliedRekeyError(path: path)
+            throw InPlaceRekeyCheck.unappliedError(path: path)
         }
         FaultPause.at("rekey-committed")
         try InPlaceRekeyMarker.remove(for: path)
@@ -152,34 +137,4 @@ extension DatabaseManager {
         if let failure { throw failure }
         return false
     }
-
-    /// Why the file is still on the old key, as far as the disk tells (SQLCipher does not say).
-    private static func unappliedRekeyError(path: String) -> DatabaseManagerError {
-        let folder = DatabaseFile(path: path).directory
-        if let available = try? FileSystem.availableSpace(in: folder), available < FileSystem.databaseSize(of: path) {
-            return .diskFull(path: path, underlying: nil)
-        }
-        if !FileSystem.isWritable(path) { return .permissionDenied(path: path, underlying: nil) }
-        if !FileSystem.isWritable(folder) { return .permissionDenied(path: folder, underlying: nil) }
-        return .ioError(path: path, underlying: nil)
-    }
-
-    /// A refused key after recovery took the `stale` marker of an interrupted key change: which
-    /// key opens the file (``DatabaseManagerError/keyChangeInterrupted(path:opensWith:)``); or
-    /// ``DatabaseManagerError/operationInProgress(path:)`` while a change still runs.
-    static func explainingInterruptedRekey(
-        _ error: DatabaseManagerError, path: String, key: SecretBytes, cipher: CipherOptions, stale: InPlaceRekeyMarker?
-    ) -> DatabaseManagerError {
-        switch error {
-        case .incorrectPasswordOrSettings, .incorrectKeyOrSettings: break
-        default: return error
-        }
-        if stale == nil, InPlaceRekeyMarker.read(for: path) != nil, OperationLock.isHeld(for: InPlaceRekeyMarker.path(for: path)) {
-            return .operationInProgress(path: path)
-        }
-        guard let marker = stale else { return error }
-        let given = KeyDerivation.salt(ofFileAt: path).flatMap { DerivedKeys.derive(key, salt: $0, cipher: cipher)?.rawKey } ?? key
-        return .keyChangeInterrupted(path: path, opensWith: marker.side(of: given))
-    }
-
 }

@@ -90,7 +90,7 @@ extension DatabaseManager {
             try Interruption.safePoint()
             try store.writeCurrent(file)
             recordSlotRevision(file, key: key, store: store)
-            if isCurrentPassword(old) { passwordDigest = Self.passwordDigest(of: new) }
+            if isCurrentPassword(old) { passwordDigest = PasswordDigest.of(new) }
         }
     }
 

@@ -53,7 +53,7 @@ extension DatabaseManager {
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
     public func create(rawKey: Data) throws {
-        try locked { try openFlow(key: Self.rawKeyMaterial(rawKey), creating: true) }
+        try locked { try openFlow(key: SecretBytes(checkedRawKey: rawKey), creating: true) }
     }
 
     /// Opens an existing database with a raw 32-byte key.
@@ -61,7 +61,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
     public func open(rawKey: Data) throws {
         try locked {
-            let direct = try Self.rawKeyMaterial(rawKey)
+            let direct = try SecretBytes(checkedRawKey: rawKey)
             let slotKey = try keySlotKey([.rawKey(SecretBytes(rawKey))], path: requirePath(), fallsBack: true)
             try openFlow(key: slotKey ?? direct, creating: false)
         }
@@ -106,11 +106,6 @@ extension DatabaseManager {
         throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: usesSlots ? store.path : nil)
     }
 
-    static func rawKeyMaterial(_ rawKey: Data) throws -> SecretBytes {
-        guard rawKey.count == 32 else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
-        return SecretBytes(rawKey: rawKey)
-    }
-
     /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
     /// plaintext file), connect, install, fire the event, migrate. `slotPassword` is the password
     /// that opened a key-slot database's slot (its digest is kept for ``isCurrentPassword(_:)-(String)``).
@@ -132,7 +127,7 @@ extension DatabaseManager {
             (connection, derived) = try connectForOpen(key: key, creating: creating, stale: &interruptedRekey)
         } catch {
             retire(connected: false)
-            let error = Self.explainingInterruptedRekey(
+            let error = InPlaceRekeyCheck.explainingInterrupted(
                 DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
                     path: databasePath ?? "", pageSize: configuration.cipher.expectedPageSize, rawKey: key.isRawKey),
                 path: databasePath ?? "", key: key, cipher: configuration.cipher, stale: interruptedRekey)
@@ -149,7 +144,7 @@ extension DatabaseManager {
             }
         }
         database = Database(connection: connection)
-        if key !== cachedKey { passwordDigest = slotPassword.map(Self.passwordDigest(of:)) }
+        if key !== cachedKey { passwordDigest = slotPassword.map(PasswordDigest.of) }
         cachedKey = key
         derivedKey = derived
         configureReaders()

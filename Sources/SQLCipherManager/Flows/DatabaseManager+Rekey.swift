@@ -80,7 +80,7 @@ extension DatabaseManager {
     public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try refuseKeySlotRekey()
-            try rekeyFlow(key: Self.rawKeyMaterial(rawKey), options: options, progress: progress)
+            try rekeyFlow(key: SecretBytes(checkedRawKey: rawKey), options: options, progress: progress)
         }
     }
 

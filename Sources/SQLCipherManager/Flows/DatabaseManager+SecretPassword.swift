@@ -55,7 +55,7 @@ extension DatabaseManager {
             let typed = password.normalizedPassword()
             guard cachedKey.isRawKey else { return typed.isEqual(to: cachedKey) }
             guard let passwordDigest else { return false }
-            return Self.passwordDigest(of: typed).isEqual(to: passwordDigest)
+            return PasswordDigest.of(typed).isEqual(to: passwordDigest)
         }
     }
 }

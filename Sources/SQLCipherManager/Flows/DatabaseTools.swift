@@ -134,7 +134,7 @@ public enum DatabaseTools {
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
         try EncryptFlow(
-            source: source.path, destination: destination?.path, key: DatabaseManager.rawKeyMaterial(rawKey), configuration: configuration
+            source: source.path, destination: destination?.path, key: SecretBytes(checkedRawKey: rawKey), configuration: configuration
         ).run(progress: progress)
     }
 

@@ -129,7 +129,8 @@ extension DatabaseManager {
         closeConnection()
         reopenSiblings(siblings, key: key, derived: newDerived, cipher: newConfiguration.cipher)
         do {
-            database = Database(connection: try Unlocking.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
+            database = Database(
+                connection: try Unlocking.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
             configureReaders()
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)

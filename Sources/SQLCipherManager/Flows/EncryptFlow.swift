@@ -21,7 +21,9 @@ struct EncryptFlow {
             let operation = ExportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
                 key: DerivedKeys.keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
-            let open = { (mode: Connection.Mode) in try Unlocking.connect(path: source, mode: mode, key: nil, configuration: configuration) }
+            let open = { (mode: Connection.Mode) in
+                try Unlocking.connect(path: source, mode: mode, key: nil, configuration: configuration)
+            }
             guard destination == nil else {
                 let connection = try open(FileSystem.isWritable(source) ? .readWrite : .readOnly)
                 defer { connection.close() }

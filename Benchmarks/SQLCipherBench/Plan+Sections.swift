@@ -104,7 +104,7 @@ extension Plan {
 }
 
 extension Plan {
-    /// The sidecar check (DatabaseManager+Sidecars.swift): an open beside a -wal another
+    /// The sidecar check (SidecarCheck.swift): an open beside a -wal another
     /// connection uses, and an open after a crash (a private copy replayed and checked first),
     /// each against a plain open of the same file.
     var sidecars: Section {

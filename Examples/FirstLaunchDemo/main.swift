@@ -4,10 +4,10 @@ import SQLCipherManager
 // Seed 003 on a terminal: an app whose version 1 kept its notes in plaintext, and whose
 // version 2 adds encryption with a random key kept outside the code.
 //
-//   FirstLaunchDemo [FOLDER]    (default: a new temporary directory)
+//   FirstLaunchDemo [DIRECTORY]    (default: a new temporary directory)
 //
-// 1. Version 1 writes three notes to FOLDER/notes.db, in plaintext.
-// 2. Version 2's first launch: openOrCreate generates a key, stores it in FOLDER/keys (0600)
+// 1. Version 1 writes three notes to DIRECTORY/notes.db, in plaintext.
+// 2. Version 2's first launch: openOrCreate generates a key, stores it in DIRECTORY/keys (0600)
 //    FIRST, then encrypts notes.db in place and opens it.
 // 3. Version 2's second launch opens it with the stored key.
 // 4. The key file becomes readable by others: the launch refuses it (keyUnavailable), touches

@@ -125,20 +125,20 @@ extension DatabaseManager {
         let path = db.connection.path
         var backupConfiguration = configuration
         if let options { backupConfiguration.cipher = options }
-        try backupConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try backupConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         let material = try backupKeyMaterial(key, path: path)
         guard let sourceKey = derivedKey?.rawKey ?? cachedKey else { throw DatabaseManagerError.noCachedKey }
         do {
-            try Self.recoverInterruptedOperation(atPath: target)
-            try Self.refuseExistingBackupFiles(target)
+            try InterruptedOperationRecovery.recover(atPath: target)
+            try refuseExistingBackupFiles(target)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
         // A fresh salt, and the key derived for it once: the verification opens it without PBKDF2.
-        let (copyKey, _) = Self.keyForNewFile(material, cipher: backupConfiguration.cipher)
-        let operation = Self.exportOperation(
+        let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher)
+        let operation = ExportOperation(
             .backup, target: target, install: .create, key: copyKey, configuration: backupConfiguration)
-        let source = try Self.connect(path: path, mode: .readWrite, key: sourceKey, configuration: configuration)
+        let source = try Unlocking.connect(path: path, mode: .readWrite, key: sourceKey, configuration: configuration)
         return (source, operation)
     }
 
@@ -157,17 +157,17 @@ extension DatabaseManager {
             try configuration.passwordPolicy.validate(typed)
             return typed
         case .rawKey(let data):
-            return try Self.rawKeyMaterial(data)
+            return try SecretBytes(checkedRawKey: data)
         case .key(let key):
             return key.sqlcipherKey
         }
     }
+}
 
-    /// A file under the backup's name or one of its sidecars would be taken for part of it
-    /// (SQLite replays a `-wal` or `-journal` it finds; an open looks for `.scm-keys`).
-    private static func refuseExistingBackupFiles(_ target: String) throws {
-        for suffix in ["", "-wal", "-journal", KeySlotStore.suffix] where FileSystem.size(of: target + suffix) != nil {
-            throw DatabaseManagerError.fileAlreadyExists(path: target + suffix)
-        }
+/// A file under the backup's name or one of its sidecars would be taken for part of it
+/// (SQLite replays a `-wal` or `-journal` it finds; an open looks for `.scm-keys`).
+private func refuseExistingBackupFiles(_ target: String) throws {
+    for suffix in ["", "-wal", "-journal", KeySlotStore.suffix] where FileSystem.size(of: target + suffix) != nil {
+        throw DatabaseManagerError.fileAlreadyExists(path: target + suffix)
     }
 }

@@ -33,10 +33,10 @@ extension DatabaseManager {
             guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
             let target = destination.path
             do {
-                try Self.recoverInterruptedOperation(atPath: target)
+                try InterruptedOperationRecovery.recover(atPath: target)
                 var plaintext = configuration
                 plaintext.cipher = CipherOptions()
-                let operation = Self.exportOperation(
+                let operation = ExportOperation(
                     .decrypt, target: target, install: .create, key: nil, configuration: plaintext)
                 try operation.create(from: db.connection, progress: progress)
             } catch {

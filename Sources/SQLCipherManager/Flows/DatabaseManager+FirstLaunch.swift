@@ -42,23 +42,25 @@ extension DatabaseManager {
         try locked {
             guard database == nil else { throw DatabaseManagerError.alreadyOpen }
             let path = try requirePath()
-            try Self.recoverInterruptedOperation(atPath: path)
+            try InterruptedOperationRecovery.recover(atPath: path)
             let kind = DatabaseFile(path: path).kind()
             let key: DatabaseKey
             let isNew: Bool
-            if let stored = try Self.loadKey(from: keyStore, identifier: identifier) {
+            let keys = FirstLaunchKeys(store: keyStore, identifier: identifier)
+            if let stored = try keys.load() {
                 (key, isNew) = (stored, false)
             } else {
-                try Self.requireNoEncryptedDatabase(kind, path: path, identifier: identifier, store: keyStore)
-                (key, isNew) = try Self.storeNewKey(in: keyStore, identifier: identifier)
+                try keys.requireNoEncryptedDatabase(kind, path: path)
+                (key, isNew) = try keys.storeNew()
             }
             switch kind {
             case .missing:
                 try openFlow(key: key.sqlcipherKey, creating: true)
                 return isNew ? .createdWithNewKey : .resumedCreate
             case .plaintextSQLite, .damagedSQLiteHeader:
-                try Self.encryptFlow(
-                    source: path, destination: nil, key: key.sqlcipherKey, configuration: configuration, progress: progress)
+                try EncryptFlow(
+                    source: path, destination: nil, key: key.sqlcipherKey, configuration: configuration
+                ).run(progress: progress)
                 try openStored(key, identifier: identifier, path: path)
                 return isNew ? .encryptedPlaintextWithNewKey : .resumedEncryption
             default:
@@ -69,54 +71,6 @@ extension DatabaseManager {
     }
 
     // MARK: - Steps
-
-    /// The stored key, `nil` when the store certainly has none; any failure to read it is
-    /// ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``.
-    private static func loadKey(from store: any KeyStore, identifier: String) throws -> DatabaseKey? {
-        do {
-            return try store.loadKey(identifier: identifier)
-        } catch {
-            throw DatabaseManagerError.keyUnavailable(
-                identifier: identifier, underlying: KeyStoreError(error, store: store.storeDescription))
-        }
-    }
-
-    /// Only a missing file or a plaintext database may get a new key; anything else — an
-    /// encrypted database, a file whose SQLite header is damaged (it could not be encrypted), a
-    /// directory, an empty or special file — is refused before a key is made.
-    private static func requireNoEncryptedDatabase(
-        _ kind: DatabaseFileKind, path: String, identifier: String, store: any KeyStore
-    ) throws {
-        switch kind {
-        case .missing, .plaintextSQLite: return
-        case .encryptedOrNotADatabase:
-            if let problem = DatabaseManagerError(problemBeforeUnlockAt: path) { throw problem }
-            throw DatabaseManagerError.keyUnavailable(
-                identifier: identifier, underlying: .notStored(identifier: identifier, store: store.storeDescription))
-        default:
-            throw DatabaseManagerError(problemBeforeUnlockAt: path)
-                ?? DatabaseManagerError.notADatabase(path: path, reason: "unexpected file")
-        }
-    }
-
-    /// Generates a key and stores it durably before anything uses it. If another process
-    /// stored one first, that one is returned (`isNew` false).
-    private static func storeNewKey(in store: any KeyStore, identifier: String) throws -> (DatabaseKey, isNew: Bool) {
-        let key = try DatabaseKey.generate()
-        do {
-            try store.storeKey(key, identifier: identifier)
-            return (key, true)
-        } catch KeyStoreError.alreadyStored {
-            guard let stored = try loadKey(from: store, identifier: identifier) else {
-                throw DatabaseManagerError.keyNotStored(
-                    identifier: identifier, underlying: .notStored(identifier: identifier, store: store.storeDescription))
-            }
-            return (stored, false)
-        } catch {
-            throw DatabaseManagerError.keyNotStored(
-                identifier: identifier, underlying: KeyStoreError(error, store: store.storeDescription))
-        }
-    }
 
     /// Opens with a stored key; a key the file refuses is ``DatabaseManagerError/keyRefused(identifier:path:)``.
     private func openStored(_ key: DatabaseKey, identifier: String, path: String) throws {

@@ -38,7 +38,7 @@ extension DatabaseManager {
             return keepsSalt ? (key, nil) : nil
         }
         guard Array(salt.prefix(KeySlotFile.saltMarker.count)) != KeySlotFile.saltMarker else { return nil }
-        let derived = Self.derive(key, salt: salt, cipher: configuration.cipher)
+        let derived = DerivedKeys.derive(key, salt: salt, cipher: configuration.cipher)
         return (derived?.rawKey ?? key, derived)
     }
 
@@ -47,7 +47,7 @@ extension DatabaseManager {
     ) throws {
         let db = try requireDatabase()
         let path = db.connection.path
-        try configuration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try configuration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify(.willRekey)
@@ -56,7 +56,7 @@ extension DatabaseManager {
             previous: InPlaceRekeyMarker.checkValue(of: derivedKey?.rawKey ?? oldKey), new: InPlaceRekeyMarker.checkValue(of: newKey))
         var siblings: [DatabaseManager] = []
         do {
-            try Self.checkInPlaceRekeyPossible(path: path)
+            try InPlaceRekeyCheck.requirePossible(path: path)
             siblings = try pauseSiblings(of: db.connection)
             // Running reads end first; later ones wait for the lock and run on the writer.
             readers.closeAll()
@@ -75,21 +75,6 @@ extension DatabaseManager {
         reopenSiblings(siblings, key: key, derived: newDerived, cipher: configuration.cipher)
         progress?(1)
         notify(.didRekey)
-    }
-
-    /// The file and its directory (for the `-journal`) writable, and room for a journal or WAL
-    /// that holds every page.
-    private static func checkInPlaceRekeyPossible(path: String) throws {
-        let directory = DatabaseFile(path: path).directory
-        guard FileSystem.isWritable(path) else { throw DatabaseManagerError.permissionDenied(path: path, underlying: nil) }
-        guard FileSystem.isWritable(directory) else { throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil) }
-        let size = FileSystem.databaseSize(of: path)
-        // Each page once more, plus the journal's or WAL's few bytes per page and header.
-        let needed = size + size / 64 + 65_536
-        let available = try FileSystem.availableSpace(in: directory)
-        guard available >= needed else {
-            throw DatabaseManagerError.insufficientDiskSpace(path: path, needed: needed, available: available)
-        }
     }
 
     /// The transaction itself, with the marker beside the file while it runs. Throws when the
@@ -115,7 +100,7 @@ extension DatabaseManager {
         }
         guard applied else {
             try? InPlaceRekeyMarker.remove(for: path)
-            throw Self.unappliedRekeyError(path: path)
+            throw InPlaceRekeyCheck.unappliedError(path: path)
         }
         FaultPause.at("rekey-committed")
         try InPlaceRekeyMarker.remove(for: path)
@@ -146,48 +131,10 @@ extension DatabaseManager {
             failure = error
         }
         if !connection.isAutocommit { try? connection.executeScript("ROLLBACK") }
-        if Self.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
+        if Unlocking.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
         closeConnection()
         // A COMMIT that failed says why (a reader kept the lock: busy); a failed page loop says nothing.
         if let failure { throw failure }
         return false
-    }
-
-    /// Why the file is still on the old key, as far as the disk tells (SQLCipher does not say).
-    private static func unappliedRekeyError(path: String) -> DatabaseManagerError {
-        let directory = DatabaseFile(path: path).directory
-        if let available = try? FileSystem.availableSpace(in: directory), available < FileSystem.databaseSize(of: path) {
-            return .diskFull(path: path, underlying: nil)
-        }
-        if !FileSystem.isWritable(path) { return .permissionDenied(path: path, underlying: nil) }
-        if !FileSystem.isWritable(directory) { return .permissionDenied(path: directory, underlying: nil) }
-        return .ioError(path: path, underlying: nil)
-    }
-
-    /// A refused key after recovery took the `stale` marker of an interrupted key change: which
-    /// key opens the file (``DatabaseManagerError/keyChangeInterrupted(path:opensWith:)``); or
-    /// ``DatabaseManagerError/operationInProgress(path:)`` while a change still runs.
-    static func explainingInterruptedRekey(
-        _ error: DatabaseManagerError, path: String, key: SecretBytes, cipher: CipherOptions, stale: InPlaceRekeyMarker?
-    ) -> DatabaseManagerError {
-        switch error {
-        case .incorrectPasswordOrSettings, .incorrectKeyOrSettings: break
-        default: return error
-        }
-        if stale == nil, InPlaceRekeyMarker.read(for: path) != nil, OperationLock.isHeld(for: InPlaceRekeyMarker.path(for: path)) {
-            return .operationInProgress(path: path)
-        }
-        guard let marker = stale else { return error }
-        let given = KeyDerivation.salt(ofFileAt: path).flatMap { derive(key, salt: $0, cipher: cipher)?.rawKey } ?? key
-        return .keyChangeInterrupted(path: path, opensWith: marker.side(of: given))
-    }
-
-    /// `true` when a fresh connection keyed with `key` reads the schema of the file at `path`.
-    static func opens(path: String, key: SecretBytes, configuration: DatabaseConfiguration) -> Bool {
-        guard let connection = try? unlockedConnection(path: path, mode: .readWrite, key: key, configuration: configuration) else {
-            return false
-        }
-        connection.close()
-        return true
     }
 }

@@ -41,7 +41,7 @@ extension DatabaseManager {
             file.authenticate(dataKey: dataKey)
             try store.writeNext(file)
             try rekeyThenSettle(store, to: file.sqlcipherKey(dataKey), progress: progress) { try store.installNext() }
-            passwordDigest = Self.passwordDigest(of: passwordKey)
+            passwordDigest = PasswordDigest.of(passwordKey)
         }
     }
 

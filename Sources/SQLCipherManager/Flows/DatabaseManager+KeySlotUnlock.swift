@@ -20,7 +20,7 @@ extension DatabaseManager {
             if store.databaseHasKeySlotSalt { throw KeySlotError.slotFileMissing(path: store.path, database: path) }
             return nil
         }
-        try Self.recoverInterruptedOperation(atPath: path)
+        try InterruptedOperationRecovery.recover(atPath: path)
         if store.hasNext {
             let lock = try store.lock()
             defer { lock.release() }
@@ -107,7 +107,7 @@ extension DatabaseManager {
 
     /// `true` when `key` opens the file (a fresh connection, closed at once).
     func opensDatabase(_ path: String, with key: SecretBytes) -> Bool {
-        guard let connection = try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+        guard let connection = try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration) else {
             return false
         }
         connection.close()

@@ -29,7 +29,7 @@ extension DatabaseManager {
             try configuration.passwordPolicy.validate(password)
             guard database == nil else { throw DatabaseManagerError.alreadyOpen }
             let path = try requirePath()
-            try Self.recoverInterruptedOperation(atPath: path)
+            try InterruptedOperationRecovery.recover(atPath: path)
             let store = KeySlotStore(databasePath: path)
             if store.hasCurrent { throw DatabaseManagerError.fileAlreadyExists(path: store.path) }
             if DatabaseFile(path: path).exists { throw DatabaseManagerError.fileAlreadyExists(path: path) }
@@ -90,7 +90,7 @@ extension DatabaseManager {
             try Interruption.safePoint()
             try store.writeCurrent(file)
             recordSlotRevision(file, key: key, store: store)
-            if isCurrentPassword(old) { passwordDigest = Self.passwordDigest(of: new) }
+            if isCurrentPassword(old) { passwordDigest = PasswordDigest.of(new) }
         }
     }
 

@@ -53,7 +53,7 @@ extension DatabaseManager {
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
     public func create(rawKey: Data) throws {
-        try locked { try openFlow(key: Self.rawKeyMaterial(rawKey), creating: true) }
+        try locked { try openFlow(key: SecretBytes(checkedRawKey: rawKey), creating: true) }
     }
 
     /// Opens an existing database with a raw 32-byte key.
@@ -61,7 +61,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
     public func open(rawKey: Data) throws {
         try locked {
-            let direct = try Self.rawKeyMaterial(rawKey)
+            let direct = try SecretBytes(checkedRawKey: rawKey)
             let slotKey = try keySlotKey([.rawKey(SecretBytes(rawKey))], path: requirePath(), fallsBack: true)
             try openFlow(key: slotKey ?? direct, creating: false)
         }
@@ -106,11 +106,6 @@ extension DatabaseManager {
         throw DatabaseManagerError.incorrectPasswordOrSettings(path: path, keySlotFile: usesSlots ? store.path : nil)
     }
 
-    static func rawKeyMaterial(_ rawKey: Data) throws -> SecretBytes {
-        guard rawKey.count == 32 else { throw DatabaseManagerError.invalidKeyLength(rawKey.count) }
-        return SecretBytes(rawKey: rawKey)
-    }
-
     /// The shared create/open path: recover an interrupted rekey/encrypt/decrypt, (adopt a
     /// plaintext file), connect, install, fire the event, migrate. `slotPassword` is the password
     /// that opened a key-slot database's slot (its digest is kept for ``isCurrentPassword(_:)-(String)``).
@@ -132,9 +127,9 @@ extension DatabaseManager {
             (connection, derived) = try connectForOpen(key: key, creating: creating, stale: &interruptedRekey)
         } catch {
             retire(connected: false)
-            let error = Self.explainingInterruptedRekey(
+            let error = InPlaceRekeyCheck.explainingInterrupted(
                 DatabaseManagerError(diagnosing: error, path: databasePath ?? "").refinedUnlockFailure(
-                    path: databasePath ?? "", pageSize: Self.expectedPageSize(configuration.cipher), rawKey: key.isRawKey),
+                    path: databasePath ?? "", pageSize: configuration.cipher.expectedPageSize, rawKey: key.isRawKey),
                 path: databasePath ?? "", key: key, cipher: configuration.cipher, stale: interruptedRekey)
             if error.isReportable { notify(.didFail(error)) }
             throw error
@@ -149,7 +144,7 @@ extension DatabaseManager {
             }
         }
         database = Database(connection: connection)
-        if key !== cachedKey { passwordDigest = slotPassword.map(Self.passwordDigest(of:)) }
+        if key !== cachedKey { passwordDigest = slotPassword.map(PasswordDigest.of) }
         cachedKey = key
         derivedKey = derived
         configureReaders()
@@ -170,16 +165,16 @@ extension DatabaseManager {
     ) throws -> (Connection, KeyDerivation.Derived?) {
         let path = try requirePath()
         stale = InPlaceRekeyMarker.takeStale(for: path)
-        try Self.recoverInterruptedOperation(atPath: path)
+        try InterruptedOperationRecovery.recover(atPath: path)
         if creating { return try createFile(path: path, key: key) }
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let known = key === cachedKey ? derivedKey : nil
-        let (connection, derived) = try Self.connectDeriving(
+        let (connection, derived) = try DerivedKeys.connect(
             path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
         do {
-            try Self.checkFileLength(connection, path: path)
-            if configuration.checksIntegrityOnOpen { try Self.checkIntegrity(connection, path: path) }
+            try Unlocking.checkFileLength(connection, path: path)
+            if configuration.checksIntegrityOnOpen { try IntegrityCheck.verify(connection, path: path) }
         } catch {
             connection.close()
             throw error
@@ -191,7 +186,7 @@ extension DatabaseManager {
     /// to `path` (which fails rather than replace a file) and opens it. A password is derived
     /// once, for a fresh salt: both connections are keyed with the result.
     private func createFile(path: String, key password: SecretBytes) throws -> (Connection, KeyDerivation.Derived?) {
-        let (key, derived) = Self.keyForNewFile(password, cipher: configuration.cipher)
+        let (key, derived) = DerivedKeys.keyForNewFile(password, cipher: configuration.cipher)
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
@@ -206,7 +201,7 @@ extension DatabaseManager {
         let staging = path + "-creating"
         try removeStaging(staging)
         do {
-            let connection = try Self.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
+            let connection = try Unlocking.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
             defer { connection.close() }
             // Scratch until it is linked: a crash before that leaves only `-creating`, which the
             // next create removes, and FileSystem.sync flushes it once before the link; so its
@@ -228,7 +223,7 @@ extension DatabaseManager {
         }
         try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
         try? FileSystem.sync(directory)
-        return (try Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
+        return (try Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration), derived)
     }
 
     private func removeStaging(_ staging: String) throws {

@@ -18,15 +18,7 @@ extension DatabaseManager {
             let typed = SecretBytes(password: password)
             guard cachedKey.isRawKey else { return typed.isEqual(to: cachedKey) }
             guard let passwordDigest else { return false }
-            return Self.passwordDigest(of: typed).isEqual(to: passwordDigest)
+            return PasswordDigest.of(typed).isEqual(to: passwordDigest)
         }
-    }
-
-    /// The key of ``passwordDigest(of:)``: random, one per process, never written anywhere.
-    private static let passwordDigestKey = Sodium.random(Sodium.keyLength)
-
-    /// The keyed BLAKE2b digest that ``isCurrentPassword(_:)-(String)`` compares for a key-slot database.
-    static func passwordDigest(of password: SecretBytes) -> SecretBytes {
-        password.withBytes { Sodium.hash([$0], key: passwordDigestKey) }
     }
 }

@@ -80,7 +80,7 @@ extension DatabaseManager {
     public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try locked {
             try refuseKeySlotRekey()
-            try rekeyFlow(key: Self.rawKeyMaterial(rawKey), options: options, progress: progress)
+            try rekeyFlow(key: SecretBytes(checkedRawKey: rawKey), options: options, progress: progress)
         }
     }
 
@@ -98,23 +98,23 @@ extension DatabaseManager {
         let path = db.connection.path
         var newConfiguration = configuration
         if let options { newConfiguration.cipher = options }
-        try newConfiguration.cipher.validate(for: Self.linkedVersion(of: db.connection))
+        try newConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify(.willRekey)
         var siblings: [DatabaseManager] = []
         // One PBKDF2 for the whole rekey: the copy gets a fresh salt and the key derived for it;
         // the write lock's connection uses the current file's derived key.
-        let (newKey, newDerived) = Self.keyForNewFile(key, cipher: newConfiguration.cipher)
+        let (newKey, newDerived) = DerivedKeys.keyForNewFile(key, cipher: newConfiguration.cipher)
         let lockKey = derivedKey?.rawKey ?? oldKey
         do {
             siblings = try pauseSiblings(of: db.connection)
-            let operation = Self.exportOperation(
+            let operation = ExportOperation(
                 .rekey, target: path, install: .replace, key: newKey, configuration: newConfiguration)
             let oldConfiguration = configuration
             try operation.replace(
                 releaseSource: { closeConnection() },
-                openSource: { try Self.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
+                openSource: { try Unlocking.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
                 progress: progress)
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
@@ -129,7 +129,8 @@ extension DatabaseManager {
         closeConnection()
         reopenSiblings(siblings, key: key, derived: newDerived, cipher: newConfiguration.cipher)
         do {
-            database = Database(connection: try Self.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
+            database = Database(
+                connection: try Unlocking.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
             configureReaders()
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
@@ -144,7 +145,7 @@ extension DatabaseManager {
     /// the readers up for it. Stays closed if that fails.
     func reconnectAfterFailedRekey(path: String) {
         if database == nil, let key = derivedKey?.rawKey ?? cachedKey {
-            database = (try? Self.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+            database = (try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
         }
         configureReaders()
     }

@@ -55,7 +55,7 @@ extension DatabaseManager {
             let typed = password.normalizedPassword()
             guard cachedKey.isRawKey else { return typed.isEqual(to: cachedKey) }
             guard let passwordDigest else { return false }
-            return Self.passwordDigest(of: typed).isEqual(to: passwordDigest)
+            return PasswordDigest.of(typed).isEqual(to: passwordDigest)
         }
     }
 }
@@ -116,7 +116,8 @@ extension DatabaseTools {
     ) throws {
         let typed = password.normalizedPassword()
         try configuration.passwordPolicy.validate(typed)
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: typed, configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: typed, configuration: configuration
+        ).run(progress: progress)
     }
 }

@@ -45,7 +45,7 @@ extension DatabaseManager {
         password: SecretBytes, alsoTrying extra: [CipherSettingsCandidate] = []
     ) throws -> CipherSettingsDiagnosis {
         let (path, configured) = try locked { (try requirePath(), configuration) }
-        guard let version = Self.linkedCipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
+        guard let version = LinkedLibrary.cipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let key = password.normalizedPassword()
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]
@@ -55,36 +55,36 @@ extension DatabaseManager {
                 seen.insert(candidate.options.resolved(for: version)).inserted
             else { continue }
             tried.append(candidate)
-            if try Self.opens(path: path, key: key, with: candidate.options, version: version) {
+            if try settingsOpen(path: path, key: key, with: candidate.options, version: version) {
                 return .opens(with: candidate)
             }
         }
         return .noKnownSettingsOpen(tried: tried)
     }
+}
 
-    /// `true` when `key` with `options` decrypts the file at `path` (a fresh immutable,
-    /// read-only connection, closed before returning).
-    static func opens(path: String, key: SecretBytes, with options: CipherOptions, version: SQLCipherVersion) throws -> Bool {
-        let connection: Connection
-        do {
-            connection = try Connection(path: path, mode: .readOnlyImmutable)
-        } catch {
-            throw DatabaseManagerError(diagnosing: error, path: path)
-        }
-        defer { connection.close() }
-        do {
-            try key.withBytes { try connection.key($0) }
-            for pragma in options.pragmas() { try connection.executeScript(pragma) }
-            try connection.executeScript("SELECT count(*) FROM sqlite_master")
-            return true
-        } catch let error as SQLiteError where error.extendedCode.primary == .notADatabase {
-            return false
-        } catch let error as SQLiteError where error.extendedCode.primary == .cantOpen {
-            // An immutable connection cannot open a WAL-mode file's -wal. SQLite looks at the
-            // journal mode only after page 1 decrypted; with a page HMAC that proves the key.
-            return options.resolved(for: version).usesHMAC == true
-        } catch {
-            throw DatabaseManagerError(diagnosing: error, path: path)
-        }
+/// `true` when `key` with `options` decrypts the file at `path` (a fresh immutable,
+/// read-only connection, closed before returning).
+private func settingsOpen(path: String, key: SecretBytes, with options: CipherOptions, version: SQLCipherVersion) throws -> Bool {
+    let connection: Connection
+    do {
+        connection = try Connection(path: path, mode: .readOnlyImmutable)
+    } catch {
+        throw DatabaseManagerError(diagnosing: error, path: path)
+    }
+    defer { connection.close() }
+    do {
+        try key.withBytes { try connection.key($0) }
+        for pragma in options.pragmas() { try connection.executeScript(pragma) }
+        try connection.executeScript("SELECT count(*) FROM sqlite_master")
+        return true
+    } catch let error as SQLiteError where error.extendedCode.primary == .notADatabase {
+        return false
+    } catch let error as SQLiteError where error.extendedCode.primary == .cantOpen {
+        // An immutable connection cannot open a WAL-mode file's -wal. SQLite looks at the
+        // journal mode only after page 1 decrypted; with a page HMAC that proves the key.
+        return options.resolved(for: version).usesHMAC == true
+    } catch {
+        throw DatabaseManagerError(diagnosing: error, path: path)
     }
 }

@@ -19,11 +19,11 @@ public enum DatabaseTools {
     /// The linked SQLCipher's version (`PRAGMA cipher_version` on an in-memory connection), or
     /// `nil` when the process is not linked against SQLCipher. ``DatabaseManager/cipherInfo``
     /// reads the same pragma on the open database.
-    public static var linkedSQLCipherVersion: SQLCipherVersion? { DatabaseManager.linkedCipherVersion }
+    public static var linkedSQLCipherVersion: SQLCipherVersion? { LinkedLibrary.cipherVersion }
 
     /// The linked SQLite's version, `sqlite_version()` on an in-memory connection (for example
     /// `3.15.2`), or `nil` when it cannot be read.
-    public static var linkedSQLiteVersion: String? { DatabaseManager.linkedSQLiteLibraryVersion }
+    public static var linkedSQLiteVersion: String? { LinkedLibrary.sqliteVersion }
 
     /// The known setting sets the linked SQLCipher can read, in the order
     /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` tries them (empty when SQLCipher is not
@@ -33,7 +33,7 @@ public enum DatabaseTools {
     /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults and `cipher_compatibility` 3, 2, 1.
     /// Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
     public static var knownCipherSettings: [CipherSettingsCandidate] {
-        DatabaseManager.linkedCipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
+        LinkedLibrary.cipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
     }
 
     // MARK: - Files
@@ -73,7 +73,7 @@ public enum DatabaseTools {
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
         // A key change in place needs nothing of ours (SQLite's journal or WAL settles it): only its marker goes.
         InPlaceRekeyMarker.takeStale(for: url.path)
-        return try DatabaseManager.recoverInterruptedOperation(atPath: url.path)
+        return try InterruptedOperationRecovery.recover(atPath: url.path)
     }
 
     // MARK: - Encrypting a plaintext database
@@ -118,9 +118,9 @@ public enum DatabaseTools {
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
         try configuration.passwordPolicy.validate(password)
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: SecretBytes(password: password),
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: SecretBytes(password: password), configuration: configuration
+        ).run(progress: progress)
     }
 
     /// Encrypts an existing plaintext SQLite database with a raw 32-byte key (SQLCipher's
@@ -133,9 +133,9 @@ public enum DatabaseTools {
         at source: URL, to destination: URL? = nil, rawKey: Data,
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: DatabaseManager.rawKeyMaterial(rawKey),
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: SecretBytes(checkedRawKey: rawKey), configuration: configuration
+        ).run(progress: progress)
     }
 
     /// Encrypts a plaintext SQLite database with `key`, in place or into `destination`
@@ -145,8 +145,8 @@ public enum DatabaseTools {
         at source: URL, to destination: URL? = nil, key: DatabaseKey,
         configuration: DatabaseConfiguration = DatabaseConfiguration(), progress: ((Double) -> Void)? = nil
     ) throws {
-        try DatabaseManager.encryptFlow(
-            source: source.path, destination: destination?.path, key: key.sqlcipherKey,
-            configuration: configuration, progress: progress)
+        try EncryptFlow(
+            source: source.path, destination: destination?.path, key: key.sqlcipherKey, configuration: configuration
+        ).run(progress: progress)
     }
 }

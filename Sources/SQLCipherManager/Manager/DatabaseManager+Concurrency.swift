@@ -114,7 +114,7 @@ extension DatabaseManager {
         let configuration = configuration
         readers.configure(
             ReaderPool.Opening(
-                open: { try Self.connect(path: path, mode: .readOnly, key: key, configuration: configuration) },
+                open: { try Unlocking.connect(path: path, mode: .readOnly, key: key, configuration: configuration) },
                 maximum: configuration.maximumReaderCount))
     }
 

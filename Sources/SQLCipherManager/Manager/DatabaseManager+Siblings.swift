@@ -84,7 +84,7 @@ extension DatabaseManager {
             guard let path = sibling.databasePath else { continue }
             do {
                 sibling.database = Database(
-                    connection: try Self.connect(
+                    connection: try Unlocking.connect(
                         path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
                 sibling.configureReaders()
                 sibling.notify(.didRekey)
@@ -101,7 +101,7 @@ extension DatabaseManager {
             defer { release(sibling) }
             guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
             sibling.database =
-                (try? Self.connect(
+                (try? Unlocking.connect(
                     path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
             sibling.configureReaders()
         }

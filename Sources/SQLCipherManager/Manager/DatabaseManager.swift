@@ -97,10 +97,10 @@ public final class DatabaseManager: @unchecked Sendable {
         didSet { stateLock.withLock { _hasCachedKey = cachedKey != nil } }
     }
     /// On a key-slot database opened with a password: that password's digest
-    /// (``passwordDigest(of:)``), for ``isCurrentPassword(_:)-(String)``. Kept and dropped with ``cachedKey``.
+    /// (``PasswordDigest``), for ``isCurrentPassword(_:)-(String)``. Kept and dropped with ``cachedKey``.
     var passwordDigest: SecretBytes?
-    /// The raw key derived from ``cachedKey`` for the open file's salt (see
-    /// `DatabaseManager+DerivedKey.swift`): further connections need no PBKDF2. Zeroed on close.
+    /// The raw key derived from ``cachedKey`` for the open file's salt (``DerivedKeys``): further
+    /// connections need no PBKDF2. Zeroed on close.
     var derivedKey: KeyDerivation.Derived?
     /// The read-only connections of ``read(_:)`` on a WAL database; closed with the writer.
     let readers = ReaderPool()

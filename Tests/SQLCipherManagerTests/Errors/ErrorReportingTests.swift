@@ -73,16 +73,16 @@ import Testing
             Issue.record("expected corrupt with a message, got \(error)")
             return
         }
-        #expect(message.components(separatedBy: "; ").count == DatabaseManager.integritySummaryLimit + 1)
-        #expect(message.contains("and \(problems.count - DatabaseManager.integritySummaryLimit) more problems"))
+        #expect(message.components(separatedBy: "; ").count == IntegrityCheck.summaryLimit + 1)
+        #expect(message.contains("and \(problems.count - IntegrityCheck.summaryLimit) more problems"))
         #expect(!message.contains("\n"))
         #expect(error.description.count < 600)
     }
 
     @Test func theIntegritySummaryListsEverythingWhenThereAreFewProblems() {
-        #expect(DatabaseManager.integritySummary(["a"]) == "a")
-        #expect(DatabaseManager.integritySummary(["a", "b", "c"]) == "a; b; c")
+        #expect(IntegrityCheck.summary(["a"]) == "a")
+        #expect(IntegrityCheck.summary(["a", "b", "c"]) == "a; b; c")
         #expect(
-            DatabaseManager.integritySummary(["a", "b", "c", "d"]).hasSuffix("; and 1 more problem (integrityProblems() lists them all)"))
+            IntegrityCheck.summary(["a", "b", "c", "d"]).hasSuffix("; and 1 more problem (integrityProblems() lists them all)"))
     }
 }

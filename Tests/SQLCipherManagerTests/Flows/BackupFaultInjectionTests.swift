@@ -99,7 +99,7 @@ struct BackupFaultInjectionTests {
         guard FileSystem.size(of: url.path) != nil else { return .absent }
         do {
             let configuration = TemporaryDirectory.manager(at: url).configuration
-            let connection = try DatabaseManager.connect(
+            let connection = try Unlocking.connect(
                 path: url.path, mode: .readWrite, key: SecretBytes(password: "old-secret"), configuration: configuration)
             defer { connection.close() }
             let db = Database(connection: connection)

@@ -74,6 +74,6 @@ struct SidecarCrashTests {
             probe.unlockMainFile()
             probe.close()
         }
-        return (try? DatabaseManager.sidecarState(probe, journal: path + "-journal", wal: path + "-wal")).map { "\($0)" } ?? "error"
+        return (try? SidecarCheck.state(probe, journal: path + "-journal", wal: path + "-wal")).map { "\($0)" } ?? "error"
     }
 }

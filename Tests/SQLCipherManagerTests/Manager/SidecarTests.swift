@@ -144,7 +144,7 @@ struct SidecarTests {
         try owner.execute("INSERT INTO item(name) VALUES ('WAL-0')")
         let path = dir.file().path
         let probe = try Connection(path: path, mode: .readWrite)
-        #expect(try DatabaseManager.sidecarState(probe, journal: path + "-journal", wal: path + "-wal") == .inUse)
+        #expect(try SidecarCheck.state(probe, journal: path + "-journal", wal: path + "-wal") == .inUse)
         probe.unlockMainFile()
         probe.close()
         let files = { [path, path + "-wal"].map { Fixture.bytes(URL(fileURLWithPath: $0)) } }

@@ -1,15 +1,13 @@
 import Foundation
 import SQLCipherCore
 
-// MARK: - Is the sidecar this database's own?
-
 /// A `-wal` or hot `-journal` whose copy of page 1 starts with the database's own salt (the
 /// 16 bytes SQLCipher keeps in the clear at the start of page 1, random for every file) was
 /// written for this database. When it replays into a database the key does not open, the key
 /// was changed in place and committed there (a rekey in the `-wal`), or the key given is not
 /// the one the journal was written under: a wrong key for the database as SQLite sees it, not
 /// a foreign sidecar (whose advice, to move it away, would drop those commits).
-extension DatabaseManager {
+extension SidecarCheck {
     /// `true` when the `-wal` or `-journal` at `sidecar` holds a page 1 that starts with `salt`.
     static func sidecar(_ sidecar: String, holdsPageOneWithSalt salt: [UInt8]) -> Bool {
         guard salt.count == KeyDerivation.saltLength, let size = FileSystem.size(of: sidecar) else { return false }

@@ -1,9 +1,8 @@
 import Foundation
 import SQLCipherCore
 
-// MARK: - A -journal or -wal beside the database
-
-/// Why opening never changes a file before the key is proven, and never replays a sidecar
+/// The check before every open that a `-journal` or `-wal` beside the database is safe to
+/// replay: opening never changes a file before the key is proven, and never replays a sidecar
 /// that does not belong (issue 16, items 3 and 4).
 ///
 /// SQLite plays back a hot `-journal` on the first read and recovers a `-wal` into its index on
@@ -15,7 +14,7 @@ import SQLCipherCore
 /// A read-only connection is no way out on this SQLite: it still creates the `-shm`, and a hot
 /// journal makes it fail (`SQLITE_READONLY_ROLLBACK`) without telling whether the key is right.
 ///
-/// What ``checkSidecars(path:mode:key:configuration:)`` does instead, before the real open:
+/// What ``run(path:mode:key:configuration:)`` does instead, before the real open:
 /// 1. No `-journal` and no `-wal` (the common case): nothing, two `stat` calls.
 /// 2. Otherwise a probe connection that runs no statement asks SQLite's own file lock
 ///    (see `Connection+FileLock.swift`) who else is there. A `-wal` while another connection,
@@ -46,10 +45,10 @@ import SQLCipherCore
 /// stray file lies beside the database. What is not covered: a file changed between the check
 /// and the real open (another process starting at that instant), and a sidecar of this same
 /// database taken at another time (its pages decrypt and may pass `quick_check`).
-extension DatabaseManager {
+enum SidecarCheck {
     /// Refuses, before SQLite may touch the real file, a sidecar that would change it without
     /// proof that the key is right and that replaying it gives a sound database.
-    static func checkSidecars(path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration) throws {
+    static func run(path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration) throws {
         guard mode == .readWrite || mode == .readOnly else { return }
         let journal = path + "-journal"
         let wal = path + "-wal"
@@ -64,7 +63,7 @@ extension DatabaseManager {
             probe.close()
         }
         let candidate = Candidate(key: key, configuration: configuration)
-        switch try sidecarState(probe, journal: journal, wal: wal) {
+        switch try state(probe, journal: journal, wal: wal) {
         case .absent, .inUse:
             return
         case .frameless:
@@ -89,7 +88,7 @@ extension DatabaseManager {
     }
 
     /// What lies beside the database, as SQLite would treat it on the next read.
-    enum SidecarState: Equatable {
+    enum State: Equatable {
         /// No sidecar SQLite would act on (none, or a journal that is not hot).
         case absent
         /// A connection (this process or another) has the database open: the sidecar is its own.
@@ -103,7 +102,7 @@ extension DatabaseManager {
     /// Takes SHARED then tries EXCLUSIVE on the probe (left held, so no one writes while the
     /// files are copied; the caller unlocks) and classifies the sidecars the way SQLite's
     /// pager does (`hasHotJournal`, `pagerOpenWalIfPresent`).
-    static func sidecarState(_ probe: Connection, journal: String, wal: String) throws -> SidecarState {
+    static func state(_ probe: Connection, journal: String, wal: String) throws -> State {
         do { try probe.lockMainFile(.shared) } catch let error as SQLiteError where error.code == .busy {
             return .inUse  // a writer is committing or rolling back right now
         }
@@ -132,10 +131,10 @@ extension DatabaseManager {
         /// Opens `target` as `connect` does, checks its length and, when `thorough`, every page
         /// (`quick_check`).
         func verify(_ target: String, mode: Connection.Mode, thorough: Bool) throws {
-            let connection = try DatabaseManager.unlockedConnection(path: target, mode: mode, key: key, configuration: configuration)
+            let connection = try Unlocking.unlockedConnection(path: target, mode: mode, key: key, configuration: configuration)
             defer { connection.close() }
-            try DatabaseManager.checkFileLength(connection, path: target)
-            if thorough { try DatabaseManager.checkIntegrity(connection, path: target) }
+            try Unlocking.checkFileLength(connection, path: target)
+            if thorough { try IntegrityCheck.verify(connection, path: target) }
         }
 
         /// Checks the replayed copy; when it fails for its content, tells a wrong key or a
@@ -152,7 +151,7 @@ extension DatabaseManager {
                 // The database's own sidecar, and page 1 after it does not decrypt: a key
                 // changed in place (and committed there), so the key given is not the one now.
                 if case .incorrectPasswordOrSettings = failure, let salt = KeyDerivation.salt(ofFileAt: path),
-                    DatabaseManager.sidecar(sidecar, holdsPageOneWithSalt: salt)
+                    SidecarCheck.sidecar(sidecar, holdsPageOneWithSalt: salt)
                 {
                     throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
                 }

@@ -2,11 +2,14 @@ import Foundation
 import SQLCipherCore
 import SQLCipherEngine
 
-// MARK: - Crash recovery
-
-extension DatabaseManager {
+/// Crash recovery: finishes or rolls back an export operation (rekey, encrypt, decrypt, backup)
+/// that a crash interrupted, from its journal and the files beside the database. Every open
+/// and every flow runs it first; ``DatabaseTools/recoverInterruptedOperation(at:)`` is the
+/// public entry.
+enum InterruptedOperationRecovery {
+    /// Recovers what an interrupted operation left at `path`, under the operation lock.
     @discardableResult
-    static func recoverInterruptedOperation(atPath path: String) throws -> RecoveryOutcome {
+    static func recover(atPath path: String) throws -> RecoveryOutcome {
         // The journal, copy and lock sit beside the real file, as SQLite's own sidecars do.
         let target = FileSystem.resolvedPath(path)
         FileSystem.ScratchDirectory.removeAbandoned(beside: target)

@@ -1,12 +1,10 @@
 import Foundation
 import SQLCipherCore
 
-// MARK: - Opening and unlocking connections
-
 /// The one place connections are opened and unlocked for the manager, its flows and the
-/// export engine's verification (through ``exportOperation(_:target:install:key:configuration:)``).
-
-extension DatabaseManager {
+/// export engine's verification (through
+/// ``ExportOperation/init(_:target:install:key:configuration:)``).
+enum Unlocking {
     /// Opens `path` and unlocks it: `sqlite3_open_v2`, the SQLCipher link check
     /// (`PRAGMA cipher_version`), `sqlite3_key`, the cipher pragmas, then a read of
     /// `sqlite_master` that proves the key. Any failure closes the connection and is diagnosed.
@@ -14,14 +12,14 @@ extension DatabaseManager {
     /// Every attempt uses a fresh connection: a SQLCipher handle that saw a wrong key can
     /// reject the right one. A `nil` key opens a plaintext file (no key, no cipher pragmas).
     /// Before SQLite may replay a `-journal` or `-wal` into the real file,
-    /// ``checkSidecars(path:mode:key:configuration:)`` proves the key and the sidecar.
+    /// ``SidecarCheck/run(path:mode:key:configuration:)`` proves the key and the sidecar.
     static func connect(
         path: String, mode: Connection.Mode, key: SecretBytes?, configuration: DatabaseConfiguration
     ) throws -> Connection {
         do {
             // Before the sidecar check's own probe reads (and may roll back) a -journal.
             try FileSystem.refuseLinkedSidecars(of: path)
-            try checkSidecars(path: path, mode: mode, key: key, configuration: configuration)
+            try SidecarCheck.run(path: path, mode: mode, key: key, configuration: configuration)
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
@@ -42,7 +40,7 @@ extension DatabaseManager {
         }
         do {
             try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
-            let version = try linkedVersion(of: connection)
+            let version = try LinkedLibrary.cipherVersion(of: connection)
             if let key {
                 try configuration.cipher.validate(for: version)
                 try key.withBytes { try connection.key($0) }
@@ -58,14 +56,6 @@ extension DatabaseManager {
             connection.close()
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
-    }
-
-    /// The SQLCipher version a connection runs, or ``DatabaseManagerError/sqlcipherNotLinked``.
-    static func linkedVersion(of connection: Connection) throws -> SQLCipherVersion {
-        let text = try connection.text("PRAGMA cipher_version")
-        guard let text, !text.isEmpty else { throw DatabaseManagerError.sqlcipherNotLinked }
-        guard let version = SQLCipherVersion(parsing: text) else { throw DatabaseManagerError.sqlcipherNotLinked }
-        return version
     }
 
     /// After an unlock: the file must hold a whole number of pages and at least as many pages as
@@ -86,11 +76,12 @@ extension DatabaseManager {
         }
     }
 
-    /// The page size a key is tried with: the option, else the one `cipher_compatibility`
-    /// implies, else the linked SQLCipher's default (4096 from 4.0, 1024 before).
-    static func expectedPageSize(_ cipher: CipherOptions) -> Int {
-        if let pageSize = cipher.pageSize { return pageSize }
-        if let compatibility = cipher.compatibility { return compatibility >= 4 ? 4096 : 1024 }
-        return (linkedCipherVersion?.major ?? 3) >= 4 ? 4096 : 1024
+    /// `true` when a fresh connection keyed with `key` reads the schema of the file at `path`.
+    static func opens(path: String, key: SecretBytes, configuration: DatabaseConfiguration) -> Bool {
+        guard let connection = try? unlockedConnection(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+            return false
+        }
+        connection.close()
+        return true
     }
 }

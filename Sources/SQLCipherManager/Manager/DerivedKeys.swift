@@ -2,8 +2,8 @@ import Foundation
 import SQLCipherCore
 import SQLCipherQuery
 
-// MARK: - The key derived once
-
+/// The raw keys SQLCipher would derive from a password, computed here once per unlock.
+///
 /// After the first unlock, every further connection to the file — `reopen`,
 /// `openWithCachedKey`, `create`'s final open, the write lock and the verification connection
 /// of a rekey or encryption, the siblings reopened after a key change — is keyed with the raw
@@ -18,32 +18,15 @@ import SQLCipherQuery
 /// ``CipherOptions/compatibility`` set, or a raw key, nothing is derived and the normal keyed
 /// open runs (correct, just slower). When a derived key does not open an existing file, the
 /// open is tried again with the password itself, so a wrong derivation only costs time.
-extension DatabaseManager {
-    /// The linked SQLCipher's default `kdf_iter` (`PRAGMA cipher_default_kdf_iter`).
-    static let defaultKDFIterations: Int? = linkedDefault("PRAGMA cipher_default_kdf_iter").flatMap { Int($0) }
-
-    /// The linked SQLCipher's default KDF: PBKDF2-HMAC-SHA1 before 4.0, else
-    /// `PRAGMA cipher_default_kdf_algorithm`.
-    static let defaultKDFAlgorithm: KDFAlgorithm? = {
-        guard let version = linkedCipherVersion else { return nil }
-        guard version >= SQLCipherVersion(4, 0, 0) else { return .sha1 }
-        return linkedDefault("PRAGMA cipher_default_kdf_algorithm").flatMap(KDFAlgorithm.init)
-    }()
-
-    private static func linkedDefault(_ pragma: String) -> String? {
-        guard let connection = try? Connection(path: ":memory:", mode: .readWriteCreate) else { return nil }
-        defer { connection.close() }
-        return try? Database(connection: connection).scalar(String.self, pragma)
-    }
-
+enum DerivedKeys {
     /// The raw key SQLCipher derives from `key` (a password) for `salt` under `cipher`, or
     /// `nil` when it cannot be computed here (a raw key, `cipher_compatibility`, unknown defaults).
     static func derive(_ key: SecretBytes, salt: [UInt8], cipher: CipherOptions) -> KeyDerivation.Derived? {
         // Options out of range are refused by the flows before any key is used; never run
         // PBKDF2 for them here (a kdf_iter of 2^31 would take minutes).
         guard !key.isRawKey, cipher.compatibility == nil, (try? cipher.validateValues()) != nil,
-            let iterations = cipher.kdfIterations ?? defaultKDFIterations,
-            let algorithm = cipher.kdfAlgorithm ?? defaultKDFAlgorithm
+            let iterations = cipher.kdfIterations ?? LinkedLibrary.defaultKDFIterations,
+            let algorithm = cipher.kdfAlgorithm ?? LinkedLibrary.defaultKDFAlgorithm
         else { return nil }
         return KeyDerivation.derive(password: key, salt: salt, iterations: iterations, algorithm: algorithm)
     }
@@ -57,19 +40,19 @@ extension DatabaseManager {
     /// Connects to an existing file with the raw key derived from `key` (`known` when it was
     /// derived for this file's salt already), falling back to `key` itself when that is
     /// refused. Returns the connection and the derived key that opened it (`nil` after a fallback).
-    static func connectDeriving(
+    static func connect(
         path: String, mode: Connection.Mode, key: SecretBytes, known: KeyDerivation.Derived?,
         configuration: DatabaseConfiguration
     ) throws -> (Connection, KeyDerivation.Derived?) {
         guard let salt = KeyDerivation.salt(ofFileAt: path),
             let derived = (known?.salt == salt ? known : nil) ?? derive(key, salt: salt, cipher: configuration.cipher)
         else {
-            return (try connect(path: path, mode: mode, key: key, configuration: configuration), nil)
+            return (try Unlocking.connect(path: path, mode: mode, key: key, configuration: configuration), nil)
         }
         do {
-            return (try connect(path: path, mode: mode, key: derived.rawKey, configuration: configuration), derived)
+            return (try Unlocking.connect(path: path, mode: mode, key: derived.rawKey, configuration: configuration), derived)
         } catch DatabaseManagerError.incorrectPasswordOrSettings {
-            return (try connect(path: path, mode: mode, key: key, configuration: configuration), nil)
+            return (try Unlocking.connect(path: path, mode: mode, key: key, configuration: configuration), nil)
         }
     }
 }

@@ -62,10 +62,10 @@ struct Failure: Error {
             self = failure
         case let mismatch as SettingsMismatch:
             self.init(.wrongPassword, mismatch.message)
+        case DatabaseManagerError.keySlots(let error):
+            self = KeyCommands.operatorFailure(error)
         case let error as DatabaseManagerError:
             self.init(ExitCode(error), OperatorMessage.text(for: error))
-        case let error as KeySlotError:
-            self = KeyCommands.operatorFailure(error)
         case let error as SQLiteError:
             self.init(.failure, "\(error). Fix the SQL and run it again.")
         default:

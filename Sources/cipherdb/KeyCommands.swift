@@ -31,11 +31,7 @@ enum KeyCommands {
         guard action == "remove-password" || invocation.arguments.count == 2 else {
             throw Failure.usage("Only `keys DB remove-password SLOT` takes a slot number.")
         }
-        do {
-            try run(action, invocation)
-        } catch let error as KeySlotError {
-            throw operatorFailure(error)
-        }
+        try run(action, invocation)
     }
 
     private static func run(_ action: String, _ invocation: Invocation) throws {
@@ -91,13 +87,9 @@ enum KeyCommands {
     static func exportKey(_ invocation: Invocation) throws {
         if let problem = DatabaseTools.inspectFile(at: URL(fileURLWithPath: invocation.path)).problemBeforeUnlock { throw problem }
         let manager = Session.manager(for: invocation)
-        do {
-            let key = try manager.keySlots.exportDataKey(password: try Passwords(invocation: invocation).current())
-            let hex = key.map { String(format: "%02x", $0) }.joined()
-            Console.sayEscaped("PRAGMA key = \"x'\(hex)'\";")
-        } catch let error as KeySlotError {
-            throw operatorFailure(error)
-        }
+        let key = try manager.keySlots.exportDataKey(password: try Passwords(invocation: invocation).current())
+        let hex = key.map { String(format: "%02x", $0) }.joined()
+        Console.sayEscaped("PRAGMA key = \"x'\(hex)'\";")
     }
 
     /// A password (or recovery key) that no slot of a key-slot database accepts.
@@ -108,7 +100,8 @@ enum KeyCommands {
                 + "Try again; `cipherdb keys \(path) list` shows its slots.")
     }
 
-    /// A key-slot error in an operator's words (commands, not library calls).
+    /// A key-slot error (``DatabaseManagerError/keySlots(_:)``, mapped by `Failure(wrapping:)`)
+    /// in an operator's words (commands, not library calls).
     static func operatorFailure(_ error: KeySlotError) -> Failure {
         switch error {
         case .notKeySlotDatabase(let path):

@@ -4,10 +4,13 @@ extension DatabaseManagerError {
     /// Turns a failure to open or unlock `path` into the error a user can act on, looking at the
     /// file itself where SQLite's code is ambiguous (26 means wrong key, other settings,
     /// plaintext file or not a database). A ``DatabaseManagerError`` stays as it is; a
-    /// file-system failure is translated by its `errno` (``init(_:)``).
+    /// ``KeySlotError`` is kept in ``keySlots(_:)``; a file-system failure is translated by its
+    /// `errno` (``init(_:)``).
     package init(diagnosing error: any Error, path: String) {
         if let error = error as? DatabaseManagerError {
             self = error
+        } else if let error = error as? KeySlotError {
+            self = .keySlots(error)
         } else if let failure = error as? FileSystem.Failure {
             self = DatabaseManagerError(failure)
         } else if let error = error as? SQLiteError {

@@ -90,6 +90,8 @@ extension DatabaseManagerError: Equatable {
             if case .untrustedFile(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .sqlite(let l0):
             if case .sqlite(let r0) = rhs { return l0 == r0 }
+        case .keySlots(let l0):
+            if case .keySlots(let r0) = rhs { return l0 == r0 }
         case .keyUnavailable(let l0, let l1):
             if case .keyUnavailable(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .keyRefused(let l0, let l1):

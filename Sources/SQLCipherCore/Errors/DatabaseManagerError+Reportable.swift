@@ -8,6 +8,15 @@ extension DatabaseManagerError {
         case .invalidPassword, .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidKeyLength, .alreadyOpen, .notOpen,
             .notConfigured, .noCachedKey, .transactionInProgress, .keyChangeInterrupted, .reentrantCall:
             return false
+        case .keySlots(let error):
+            // The slot file's problems, like the database file's; not a misuse of the slots.
+            switch error {
+            case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch, .slotFileOutdated, .slotFileNotAFile:
+                return true
+            case .slotLimitReached, .notKeySlotDatabase, .keySlotDatabase, .backupNeedsItsOwnKey, .lastSlot, .slotNotFound,
+                .weakKeyDerivation, .invalidKeyDerivation, .invalidRecoveryKey:
+                return false
+            }
         default:
             return true
         }

@@ -114,6 +114,12 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case untrustedFile(path: String, reason: String)
     /// A statement failed.
     case sqlite(SQLiteError)
+    /// A key-slot database, or a call on its ``DatabaseManager/keySlots``, failed for a reason of
+    /// its slot file (`<db>.scm-keys`) or its slots: `error` says which (the slot file missing,
+    /// damaged, edited or outdated; no such slot; the last slot; not a key-slot database…) and
+    /// what to do. A wrong password or recovery key is
+    /// ``incorrectPasswordOrSettings(path:keySlotFile:)``, as for any database.
+    case keySlots(KeySlotError)
     /// The database's key could not be read from its ``KeyStore``: the store is locked or
     /// unreachable, a key file's permissions are unsafe, or no key is stored while an encrypted
     /// database exists (`underlying` is then ``KeyStoreError/notStored(identifier:store:)``).
@@ -249,6 +255,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) was refused and left as it is: \(reason). Nothing was written through it. If you did not "
                 + "put it there, someone with access to the directory may have; move it away, then run this again."
         case .sqlite(let error):
+            return error.description
+        case .keySlots(let error):
             return error.description
         case .keyUnavailable(let identifier, .notStored(_, let store)):
             return "The key '\(identifier)' is unavailable: no key is stored under it in the \(store), but the database "

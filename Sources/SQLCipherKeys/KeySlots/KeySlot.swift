@@ -1,4 +1,5 @@
 import Foundation
+import SQLCipherCore
 
 // MARK: - KeySlot
 

@@ -22,7 +22,8 @@ public struct BackupKey: Sendable {
     let kind: Kind
 
     /// The open database's own password or raw key (the default). Refused for a key-slot
-    /// database with ``KeySlotError/backupNeedsItsOwnKey(path:)``.
+    /// database with ``DatabaseManagerError/keySlots(_:)`` holding
+    /// ``KeySlotError/backupNeedsItsOwnKey(path:)``.
     public static let sameAsSource = BackupKey(kind: .sameAsSource)
 
     /// A new password for the backup.

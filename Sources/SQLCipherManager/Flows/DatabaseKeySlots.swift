@@ -14,7 +14,9 @@ extension DatabaseManager {
 
 /// The key slots of one manager's database (`<db>.scm-keys`): each slot seals the database's
 /// data key under a password, a recovery key or a raw key. Reached as
-/// ``DatabaseManager/keySlots``; each call runs under the manager's lock, as its other flows.
+/// ``DatabaseManager/keySlots``; each call runs under the manager's lock, as its other flows,
+/// and throws ``DatabaseManagerError`` only: a failure of the slot file or the slots is
+/// ``DatabaseManagerError/keySlots(_:)``, which keeps the ``KeySlotError``.
 ///
 /// ```swift
 /// try manager.create(password: "first password", keySlots: true)
@@ -34,15 +36,16 @@ public struct DatabaseKeySlots: Sendable {
     /// secret. Read from `<db>.scm-keys` (or `.next` during a transition); authenticated at the
     /// next unlock.
     ///
-    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``KeySlotError/slotFileDamaged(path:reason:)``.
+    /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/notKeySlotDatabase(path:)``
+    ///   or ``KeySlotError/slotFileDamaged(path:reason:)``.
     public func list() throws -> [KeySlot] { try manager.listSlotsFlow() }
 
     /// Adds a password slot to the open key-slot database. The slot file is replaced atomically
     /// and durably; the database file is not touched.
     ///
     /// - Returns: the new slot.
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``.
     @discardableResult
     public func add(password: String, label: String = "password") throws -> KeySlot {
         try manager.addPasswordFlow(SecretBytes(password: password), label: label)
@@ -52,7 +55,8 @@ public struct DatabaseKeySlots: Sendable {
     /// ``RecoveryKey/text`` to the user to write down. No copy is kept. (Not an `add(…)`: the
     /// slot's secret is made here, not given.)
     ///
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``.
     public func addRecoveryKey(label: String = "recovery key") throws -> RecoveryKey {
         try manager.addRecoveryKeyFlow(label: label)
     }
@@ -61,7 +65,8 @@ public struct DatabaseKeySlots: Sendable {
     /// then tries the raw-key slots before using a key as the data key itself.
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes,
-    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    ///   ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``.
     @discardableResult
     public func add(rawKey: Data, label: String = "key store") throws -> KeySlot {
         try manager.addRawKeyFlow(rawKey, label: label)
@@ -78,7 +83,8 @@ public struct DatabaseKeySlots: Sendable {
     /// try manager.keySlots.add(key: key, label: "file key store")
     /// ```
     ///
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``.
     @discardableResult
     public func add(key: DatabaseKey, label: String = "key store") throws -> KeySlot {
         try manager.addKeyFlow(key, label: label)
@@ -86,12 +92,14 @@ public struct DatabaseKeySlots: Sendable {
 
     /// Removes a slot of the open key-slot database (never the last one).
     ///
-    /// A copy of the old slot file put back is refused (``KeySlotError/slotFileOutdated(path:database:)``),
-    /// but whoever unwrapped the data key with the removed secret can read the file with that
-    /// key until ``rekey(progress:)`` re-encrypts it with a new one.
+    /// A copy of the old slot file put back is refused (``DatabaseManagerError/keySlots(_:)`` with
+    /// ``KeySlotError/slotFileOutdated(path:database:)``), but whoever unwrapped the data key with
+    /// the removed secret can read the file with that key until ``rekey(progress:)`` re-encrypts
+    /// it with a new one.
     ///
-    /// - Throws: ``KeySlotError/slotNotFound(id:)``, ``KeySlotError/lastSlot(id:)``,
-    ///   ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``.
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/slotNotFound(id:)``, ``KeySlotError/lastSlot(id:)`` or
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``.
     public func remove(id: Int) throws { try manager.removeSlotFlow(id: id) }
 
     /// Removes the password slot that `password` opens (never the last slot).
@@ -107,8 +115,8 @@ public struct DatabaseKeySlots: Sendable {
     /// replaced atomically and durably. Works with the manager open or closed.
     ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no
-    ///   password slot accepts `old` (nothing changed), ``KeySlotError/notKeySlotDatabase(path:)``,
-    ///   ``DatabaseManagerError/invalidPassword(reason:)``.
+    ///   password slot accepts `old` (nothing changed), ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``.
     public func change(password old: String, to new: String) throws {
         try manager.changePasswordFlow(from: SecretBytes(password: old), to: SecretBytes(password: new))
     }
@@ -124,9 +132,10 @@ public struct DatabaseKeySlots: Sendable {
     /// replaces `<db>.scm-keys`. After a kill at any moment the next unlock tries both files'
     /// keys on the database and keeps the side that opens it.
     ///
-    /// - Throws: ``DatabaseManagerError/notOpen``, ``KeySlotError/notKeySlotDatabase(path:)``, and
-    ///   the errors of ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` (the
-    ///   database then keeps its old key).
+    /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
+    ///   ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of
+    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` (the database then keeps
+    ///   its old key).
     public func rekey(progress: ((Double) -> Void)? = nil) throws { try manager.rotateDataKeyFlow(progress: progress) }
 
     /// Switches the open password database to key slots: a random data key, a slot for
@@ -135,9 +144,10 @@ public struct DatabaseKeySlots: Sendable {
     /// `<db>.scm-keys.next` is written first; after a kill the password opens the database
     /// either way (as a password or through its slot).
     ///
-    /// - Throws: ``KeySlotError/keySlotDatabase(path:)`` when it uses key slots already,
-    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when `password`
-    ///   is not its password, and the errors of ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
+    /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/keySlotDatabase(path:)``
+    ///   when it uses key slots already, ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``
+    ///   when `password` is not its password, and the errors of
+    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
     public func enable(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
         try manager.convertToKeySlotsFlow(password: SecretBytes(password: password), label: label, progress: progress)
     }
@@ -147,8 +157,9 @@ public struct DatabaseKeySlots: Sendable {
     /// `<db>.scm-keys.next` is written first; after a kill either the old slots or the new
     /// password open the database, never both.
     ///
-    /// - Throws: ``KeySlotError/notKeySlotDatabase(path:)``, ``DatabaseManagerError/invalidPassword(reason:)``,
-    ///   and the errors of ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
+    /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``, and the errors of
+    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
     public func disable(password: String, progress: ((Double) -> Void)? = nil) throws {
         try manager.convertToPasswordFlow(password, progress: progress)
     }
@@ -159,8 +170,8 @@ public struct DatabaseKeySlots: Sendable {
     /// ``rekey(progress:)``; keep it as safe as the database.
     ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``,
-    ///   ``KeySlotError/notKeySlotDatabase(path:)``, and the slot-file errors of
-    ///   ``DatabaseManager/open(password:)-(String)``.
+    ///   ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/notKeySlotDatabase(path:)``, and
+    ///   the slot-file errors of ``DatabaseManager/open(password:)-(String)``.
     public func exportDataKey(password: String) throws -> Data {
         try manager.exportDataKeyFlow(UnlockSecret.typed(password))
     }

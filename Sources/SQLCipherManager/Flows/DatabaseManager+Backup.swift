@@ -45,10 +45,11 @@ extension DatabaseManager {
     /// **Key slots.** A key-slot database (``DatabaseKeySlots/isEnabled``) is backed up as a password (or
     /// raw-key) database: `key` must be ``BackupKey/password(_:)-(String)``,
     /// ``BackupKey/password(_:)-(SecretBytes)``, ``BackupKey/rawKey(_:)`` or ``BackupKey/key(_:)``, and
-    /// ``BackupKey/sameAsSource`` is refused with ``KeySlotError/backupNeedsItsOwnKey(path:)``. The
-    /// backup is then one file that opens with one secret: no `.scm-keys` file has to be copied
-    /// with it, kept in step with the revision recorded inside it, or restored together with it,
-    /// and no revoked password or recovery key of the source opens it. Convert the restored file
+    /// ``BackupKey/sameAsSource`` is refused with ``DatabaseManagerError/keySlots(_:)`` holding
+    /// ``KeySlotError/backupNeedsItsOwnKey(path:)``. The backup is then one file that opens with
+    /// one secret: no `.scm-keys` file has to be copied with it, kept in step with the revision
+    /// recorded inside it, or restored together with it, and no revoked password or recovery key
+    /// of the source opens it. Convert the restored file
     /// with ``DatabaseKeySlots/enable(password:label:progress:)-(String,_,_)`` when it should have slots again.
     ///
     /// - Parameters:
@@ -68,7 +69,8 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidKeyLength(_:)``,
     ///   ``DatabaseManagerError/invalidOption(name:reason:)``, ``DatabaseManagerError/operationInProgress(path:)``,
     ///   ``DatabaseManagerError/busy(path:underlying:)``, ``DatabaseManagerError/verificationFailed(path:reason:)``,
-    ///   ``KeySlotError/backupNeedsItsOwnKey(path:)``. Nothing is left at `destination` after any of them.
+    ///   ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/backupNeedsItsOwnKey(path:)``. Nothing
+    ///   is left at `destination` after any of them.
     @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
     public func backup(
         to destination: URL, key: BackupKey = .sameAsSource, options: CipherOptions? = nil,

@@ -10,7 +10,8 @@ extension DatabaseManager {
     /// the database has no key slots (it is then keyed as before).
     ///
     /// Reads only the slot files: the database file is never written on this path, and a
-    /// missing, damaged or foreign slot file is a ``KeySlotError`` before any key is tried.
+    /// missing, damaged or foreign slot file is a ``KeySlotError`` (``DatabaseManagerError/keySlots(_:)``
+    /// once it leaves the flow's ``locked(_:_:)``) before any key is tried.
     /// With `fallsBack`, no matching slot gives `nil` (a raw key may be the data key itself).
     func keySlotKey(_ secrets: [UnlockSecret], path: String, fallsBack: Bool) throws -> SecretBytes? {
         guard database == nil else { throw DatabaseManagerError.alreadyOpen }

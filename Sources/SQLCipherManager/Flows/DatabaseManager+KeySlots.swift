@@ -17,8 +17,8 @@ extension DatabaseManager {
     /// Without `keySlots`, this is ``create(password:)-(String)`` (`label` is not used).
     ///
     /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when the database or its slot
-    ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``KeySlotError/weakKeyDerivation(_:minimum:)``,
-    ///   and the errors of ``create(password:)-(String)``.
+    ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/keySlots(_:)``
+    ///   with ``KeySlotError/weakKeyDerivation(_:minimum:)``, and the errors of ``create(password:)-(String)``.
     public func create(password: String, keySlots: Bool, label: String = "password") throws {
         guard keySlots else { return try create(password: password) }
         try createWithKeySlotsFlow(password: SecretBytes(password: password), label: label)
@@ -167,9 +167,10 @@ extension DatabaseManager {
 
     /// Opens an existing key-slot database with a recovery key in its written form.
     ///
-    /// - Throws: ``KeySlotError/invalidRecoveryKey(reason:)`` for a mistyped key,
-    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no recovery slot accepts
-    ///   it, ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of ``open(password:)-(String)``.
+    /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/invalidRecoveryKey(reason:)``
+    ///   for a mistyped key or ``KeySlotError/notKeySlotDatabase(path:)``,
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no recovery slot
+    ///   accepts it, and the errors of ``open(password:)-(String)``.
     public func open(recoveryKey: String) throws {
         try lockedKeySlots {
             let secret = try RecoveryKey.secret(parsing: recoveryKey)
@@ -253,7 +254,8 @@ extension SecretBytes {
 }
 
 extension DatabaseManager {
-    /// ``locked(_:)``, with a file-system failure turned into the ``DatabaseManagerError`` a user can act on.
+    /// ``locked(_:_:)`` (which turns a ``KeySlotError`` into ``DatabaseManagerError/keySlots(_:)``),
+    /// with a file-system failure turned into the ``DatabaseManagerError`` a user can act on.
     func lockedKeySlots<T>(_ body: () throws -> T) throws -> T {
         try locked {
             do {

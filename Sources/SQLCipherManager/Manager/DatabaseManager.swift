@@ -135,17 +135,24 @@ public final class DatabaseManager: @unchecked Sendable {
         database?.connection.close()
     }
 
-    /// Runs `body` while holding the manager's recursive lock: the flows (open, create, rekey…),
-    /// which install or replace the connection. Refused inside one of the manager's closures on
-    /// this thread (``DatabaseManagerError/reentrantCall(_:inside:)``), where it would wait for
-    /// the closure or change the connection under it.
+    /// Runs `body` while holding the manager's recursive lock: the flows (open, create, rekey,
+    /// key slots…), which install or replace the connection. Refused inside one of the manager's
+    /// closures on this thread (``DatabaseManagerError/reentrantCall(_:inside:)``), where it would
+    /// wait for the closure or change the connection under it.
+    ///
+    /// The one place a flow's ``KeySlotError`` (the key-slot layer's own error) becomes
+    /// ``DatabaseManagerError/keySlots(_:)``, so that the manager's public calls throw one type.
     func locked<T>(_ call: String = #function, _ body: () throws -> T) throws -> T {
         if let scope = lock.innermostScope {
             throw DatabaseManagerError.reentrantCall(call, inside: ManagerLock.name(of: scope))
         }
         lock.lock()
         defer { unlockDeliveringEvents() }
-        return try body()
+        do {
+            return try body()
+        } catch let error as KeySlotError {
+            throw DatabaseManagerError.keySlots(error)
+        }
     }
 
     /// ``locked(_:_:)`` for a body that cannot fail (it only reads state), so never refused.

@@ -60,6 +60,10 @@ import Testing
             KeyStoreError.serviceUnavailable(store: "keyring", reason: "r")
         ),
         (KeySlotError.lastSlot(id: 1), KeySlotError.lastSlot(id: 1), KeySlotError.slotNotFound(id: 1)),
+        (
+            DatabaseManagerError.keySlots(.lastSlot(id: 1)), DatabaseManagerError.keySlots(.lastSlot(id: 1)),
+            DatabaseManagerError.keySlots(.lastSlot(id: 2))
+        ),
         (RecordError.notFound(table: "t"), RecordError.notFound(table: "t"), RecordError.tableMissing(table: "t")),
         (
             MigrationError.stepFailed(version: 2, lastGoodVersion: 1, underlying: sqlite),
@@ -105,11 +109,28 @@ import Testing
                 != .migrationFailed(version: 1, lastGoodVersion: 0, underlying: DatabaseManagerError.sqlite(Self.sqlite)),
             "same text, other type")
         #expect(KeySlotError.slotFileTampered(path: "/a") == .slotFileTampered(path: "/a"))
+        #expect(DatabaseManagerError.keySlots(.slotFileTampered(path: "/a")) == .keySlots(.slotFileTampered(path: "/a")))
+        #expect(DatabaseManagerError.keySlots(.slotNotFound(id: 3)) != .keySlots(.lastSlot(id: 3)))
+        #expect(DatabaseManagerError.keySlots(.notKeySlotDatabase(path: "/a.db")) != .notPlaintextDatabase(path: "/a.db"))
         #expect(RecordError.noColumns(table: "t") != .noPrimaryKey(table: "t"))
         #expect(
             MigrationError.stepFailed(version: 1, lastGoodVersion: 0, underlying: Self.sqlite)
                 != MigrationError.stepFailed(version: 2, lastGoodVersion: 0, underlying: Self.sqlite))
         #expect(MigrationError.incomplete(reached: 1, target: 2) != .rebuildRefused(table: "t", reason: "r"))
+    }
+
+    @Test("a key-slot error kept in DatabaseManagerError.keySlots reads as the KeySlotError itself")
+    func keySlotsReadsAsItsKeySlotError() {
+        let errors: [KeySlotError] = [
+            .slotNotFound(id: 3), .lastSlot(id: 1), .notKeySlotDatabase(path: "/a.db"),
+            .slotFileOutdated(path: "/a.db.scm-keys", database: "/a.db"), .backupNeedsItsOwnKey(path: "/a.db"),
+        ]
+        for error in errors {
+            let wrapped = DatabaseManagerError.keySlots(error)
+            #expect(wrapped.description == error.description)
+            #expect(wrapped.errorDescription == error.errorDescription)
+            #expect(wrapped.localizedDescription == error.localizedDescription)
+        }
     }
 
     @Test("errorDescription is the description for every public error type")
@@ -182,7 +203,7 @@ import Testing
         let typed = String(mistyped)
         let reopened = dir.keySlotManager()
         let invalid = thrownError { try reopened.open(recoveryKey: typed) }
-        guard case .invalidRecoveryKey? = invalid as? KeySlotError else {
+        guard case .keySlots(.invalidRecoveryKey)? = invalid as? DatabaseManagerError else {
             Issue.record("expected invalidRecoveryKey, got \(String(describing: invalid))")
             return
         }

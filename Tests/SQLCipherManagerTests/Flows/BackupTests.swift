@@ -115,7 +115,9 @@ struct BackupTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager(rows: 40)
         let snapshot = FileSnapshot(dir.url)
-        #expect(throws: KeySlotError.backupNeedsItsOwnKey(path: dir.file().path)) { try manager.backup(to: dir.file("backup.db")) }
+        #expect(throws: DatabaseManagerError.keySlots(.backupNeedsItsOwnKey(path: dir.file().path))) {
+            try manager.backup(to: dir.file("backup.db"))
+        }
         #expect(FileSnapshot(dir.url) == snapshot)
 
         try manager.backup(to: dir.file("backup.db"), key: .password("backup-secret"))

@@ -110,7 +110,7 @@ struct KeySlotRevocationTests {
         let original = Fixture.bytes(dir.slotFile())
         try manager.keySlots.add(password: "second")
         try original.write(to: dir.slotFile())
-        #expect(throws: KeySlotError.slotFileOutdated(path: dir.slotFile().path, database: dir.file().path)) {
+        #expect(throws: DatabaseManagerError.keySlots(.slotFileOutdated(path: dir.slotFile().path, database: dir.file().path))) {
             try manager.keySlots.add(password: "third")
         }
         #expect(Fixture.bytes(dir.slotFile()) == original)

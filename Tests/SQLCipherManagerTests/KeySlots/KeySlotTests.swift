@@ -71,8 +71,8 @@ struct KeySlotTests {
         try manager.keySlots.remove(password: "secret")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(itemCount(in: dir, password: "second") == "3")
-        #expect(throws: KeySlotError.lastSlot(id: added.id)) { try manager.keySlots.remove(id: added.id) }
-        #expect(throws: KeySlotError.slotNotFound(id: 99)) { try manager.keySlots.remove(id: 99) }
+        #expect(throws: DatabaseManagerError.keySlots(.lastSlot(id: added.id))) { try manager.keySlots.remove(id: added.id) }
+        #expect(throws: DatabaseManagerError.keySlots(.slotNotFound(id: 99))) { try manager.keySlots.remove(id: 99) }
         let slots = try manager.keySlots.list()
         #expect(slots.map(\.id) == [added.id])
         #expect(slots[0].description.contains("laptop"))
@@ -121,9 +121,13 @@ struct KeySlotTests {
     func plainRekeyRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(password: "other") }
-        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(rawKey: Data(count: 32)) }
-        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.keySlots.enable(password: "secret") }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(password: "other") }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
+            try manager.rekey(rawKey: Data(count: 32))
+        }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
+            try manager.keySlots.enable(password: "secret")
+        }
         manager.close()
         #expect(throws: DatabaseManagerError.fileAlreadyExists(path: dir.slotFile().path)) {
             try dir.keySlotManager().create(password: "x", keySlots: true)
@@ -136,9 +140,41 @@ struct KeySlotTests {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE item(id INTEGER PRIMARY KEY)")
         #expect(!manager.keySlots.isEnabled)
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { _ = try manager.keySlots.list() }
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.keySlots.add(password: "more") }
-        #expect(throws: KeySlotError.notKeySlotDatabase(path: dir.file().path)) { try manager.keySlots.change(password: "secret", to: "x") }
+        #expect(throws: DatabaseManagerError.keySlots(.notKeySlotDatabase(path: dir.file().path))) { _ = try manager.keySlots.list() }
+        #expect(throws: DatabaseManagerError.keySlots(.notKeySlotDatabase(path: dir.file().path))) {
+            try manager.keySlots.add(password: "more")
+        }
+        #expect(throws: DatabaseManagerError.keySlots(.notKeySlotDatabase(path: dir.file().path))) {
+            try manager.keySlots.change(password: "secret", to: "x")
+        }
+    }
+}
+
+@Suite("Key slots: the manager throws one error type")
+struct KeySlotErrorTypeTests {
+    @Test("a manager key-slot call throws DatabaseManagerError, keeping the KeySlotError, never a bare KeySlotError")
+    func managerThrowsDatabaseManagerErrorOnly() throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let only = try #require(try manager.keySlots.list().first)
+        let plain = dir.manager("plain.db")
+        try plain.create(password: "secret")
+        let failures: [(call: () throws -> Void, expected: DatabaseManagerError)] = [
+            ({ try manager.keySlots.remove(id: 3) }, .keySlots(.slotNotFound(id: 3))),
+            ({ try manager.keySlots.remove(id: only.id) }, .keySlots(.lastSlot(id: only.id))),
+            ({ _ = try plain.keySlots.list() }, .keySlots(.notKeySlotDatabase(path: dir.file("plain.db").path))),
+        ]
+        for (call, expected) in failures {
+            do {
+                try call()
+                Issue.record("expected \(expected), nothing was thrown")
+            } catch let error as DatabaseManagerError {
+                #expect(error == expected)
+            } catch {
+                Issue.record("expected a DatabaseManagerError, got \(type(of: error)): \(error)")
+            }
+            #expect(!(thrownError(call) is KeySlotError))
+        }
     }
 }
 
@@ -157,7 +193,7 @@ struct KeySlotKeyStoreTests {
         let loaded = try #require(try keys.loadKey(identifier: "vault"))
         try manager.open(key: loaded)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
-        #expect(throws: KeySlotError.keySlotDatabase(path: dir.file().path)) { try manager.rekey(key: loaded) }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(key: loaded) }
         manager.close()
         #expect(itemCount(in: dir, password: "secret") == "3")
     }

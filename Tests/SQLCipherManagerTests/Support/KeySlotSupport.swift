@@ -32,14 +32,15 @@ extension TemporaryDirectory {
     func slotFile(_ name: String = "test.db") -> URL { file(name + ".scm-keys") }
 }
 
-/// The number of rows in `item`, opening a fresh manager with `password`; the error's case name when it fails.
+/// The number of rows in `item`, opening a fresh manager with `password`; the error's case name
+/// when it fails (the ``KeySlotError``'s inside ``DatabaseManagerError/keySlots(_:)``).
 func itemCount(in dir: TemporaryDirectory, password: String, name: String = "test.db") -> String {
     let manager = dir.keySlotManager(name)
     defer { manager.close() }
     do {
         try manager.open(password: password)
         return "\(try manager.scalar(Int.self, "SELECT count(*) FROM item") ?? -1)"
-    } catch let error as KeySlotError {
+    } catch DatabaseManagerError.keySlots(let error) {
         return error.caseName
     } catch {
         return outcomeName(error)
@@ -70,11 +71,13 @@ extension KeySlotError {
     }
 }
 
-/// The KeySlotError or DatabaseManagerError case name `body` threw, "none" when it did not throw.
+/// The case name of the error `body` (a manager call) threw, "none" when it did not throw: a
+/// ``KeySlotError``'s inside ``DatabaseManagerError/keySlots(_:)``, any other ``DatabaseManagerError``'s
+/// own; a bare ``KeySlotError`` (which the manager no longer throws) is "other: …".
 func thrownKeySlotCase(_ body: () throws -> Void) -> String {
     switch thrownError(body) {
     case nil: "none"
-    case let error as KeySlotError: error.caseName
+    case DatabaseManagerError.keySlots(let error)?: error.caseName
     case let error?: outcomeName(error)
     }
 }

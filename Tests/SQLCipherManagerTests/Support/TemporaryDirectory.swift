@@ -137,6 +137,7 @@ extension DatabaseManagerError {
         case .foreignSidecar: "foreignSidecar"
         case .untrustedFile: "untrustedFile"
         case .sqlite: "sqlite"
+        case .keySlots(let error): "keySlots(\(error.caseName))"
         case .keyUnavailable: "keyUnavailable"
         case .keyRefused: "keyRefused"
         case .keyNotStored: "keyNotStored"

@@ -1,5 +1,4 @@
 // MARK: - Argon2Parameters
-import SQLCipherCore
 
 /// The cost of one password slot's Argon2id (`crypto_pwhash` with `crypto_pwhash_alg_argon2id13`,
 /// one lane), stored in the slot beside its salt.

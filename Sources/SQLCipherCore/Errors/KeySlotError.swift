@@ -5,6 +5,18 @@ import Foundation
 /// Why a key-slot flow failed. Every case says what to do next; none carries a password, a
 /// recovery key, a data key or any other key material. A wrong password or key is
 /// ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, as for any database.
+///
+/// The key-slot layer throws it; a ``DatabaseManager`` call (``DatabaseManager/keySlots`` included)
+/// throws it inside ``DatabaseManagerError/keySlots(_:)``, so one `catch` of
+/// ``DatabaseManagerError`` sees it:
+///
+/// ```swift
+/// do {
+///     try manager.keySlots.remove(id: 3)
+/// } catch DatabaseManagerError.keySlots(.lastSlot) {
+///     // add another password or a recovery key first
+/// }
+/// ```
 public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The database was created with key slots (its header says so) but `<db>.scm-keys` is not
     /// beside it. The database file was not touched.

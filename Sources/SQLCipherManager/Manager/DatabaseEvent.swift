@@ -83,7 +83,7 @@ extension DatabaseManager {
     /// A stream sees the events after the call that made it: create, open, close, open, close
     /// gives `[.didCreate, .didClose, .didOpen, .didClose]`. ``DatabaseManager/close()`` on a closed
     /// manager fires nothing, so close, open, close gives `[.didOpen, .didClose]`. To tell a
-    /// locked database, watch for ``DatabaseEvent/closed`` (nothing is open) and
-    /// ``DatabaseEvent/keyForgotten`` (the key is gone too).
+    /// locked database, watch for ``DatabaseEvent/didClose`` (nothing is open) and
+    /// ``DatabaseEvent/didForgetKey`` (the key is gone too).
     public func events() -> AsyncStream<DatabaseEvent> { eventStreams.makeStream() }
 }

@@ -223,7 +223,7 @@ public final class DatabaseManager: @unchecked Sendable {
     /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and keeps the cached
     /// key, as the original's `closeDatabase` kept its cached password: ``openWithCachedKey()``
     /// opens it again without asking. For an app going to the background, say. To forget the
-    /// key as well, ``close(forgettingKey:)``. Fires `didCloseDatabase` (``DatabaseEvent/closed``) when a
+    /// key as well, ``close(forgettingKey:)``. Fires `didCloseDatabase` (``DatabaseEvent/didClose``) when a
     /// database was open; on a closed manager it does nothing.
     ///
     /// Called from inside one of the manager's own closures, it takes effect once the outermost
@@ -243,7 +243,7 @@ public final class DatabaseManager: @unchecked Sendable {
     /// derived key's, are zeroed (unless a sibling manager on the same file still holds them),
     /// and the next open needs the password or key again. For an app's "lock" command or an
     /// idle timeout. Fires `didCloseDatabase` when a database was open, then `didForgetKey`
-    /// (``DatabaseEvent/keyForgotten``) when a key was cached.
+    /// (``DatabaseEvent/didForgetKey``) when a key was cached.
     public func close(forgettingKey: Bool) {
         locked {
             close()

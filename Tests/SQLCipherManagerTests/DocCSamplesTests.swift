@@ -122,7 +122,7 @@ struct DocCSamplesTests {
         for needed in [
             "``DatabaseManager/read(_:)-4r73g``", "``DatabaseManager/write(_:)-9g417``", "try await manager.read",
             "``JournalMode/wal``", "``DatabaseConfiguration/maximumReaderCount``", "``DatabaseManager/events()``",
-            "``DatabaseEvent/closed``", "CancellationError",
+            "``DatabaseEvent/didClose``", "CancellationError",
         ] {
             #expect(article.contains(needed), "Concurrency.md does not mention \(needed)")
         }

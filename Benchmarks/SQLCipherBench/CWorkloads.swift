@@ -37,14 +37,16 @@ struct CWorkloads {
     }
 
     /// The seed's work (`c-seed`, issue 12): rows formatted per row with `snprintf`, texts read
-    /// by `sqlite3_column_bytes` only. `nil` for the workloads where it is the older baseline's
-    /// work (open, create, export).
+    /// by `sqlite3_column_bytes` only; `fetchAll` keeps every row (a malloc per row, its texts
+    /// copied) before using them, as `[Row]` does. `nil` for the workloads where it is the older
+    /// baseline's work (open, create, export).
     private func seedRun() throws -> Measured? {
         let ids = Rows.randomIDs(count: job.count, rows: job.rows)
         switch job.workload {
         case .insert, .insertPrepared, .insertFormatted, .insertFormattedPrepared: return try insert(cb_insert_formatted)
-        case .readAll, .fetchAll, .readView, .readBytes, .readLengths, .readCursor:
+        case .readAll, .readView, .readBytes, .readLengths, .readCursor:
             return try onFixture { db in Measured.time { cb_read_lengths(db, Int32(job.passes)) } }
+        case .fetchAll: return try onFixture { db in Measured.time { cb_fetch_all_lengths(db, Int32(job.passes)) } }
         case .lookups, .lookupsPrepared:
             return try onFixture { db in Measured.time { cb_lookup_lengths(db, ids, Int32(ids.count)) } }
         case .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead:

@@ -85,7 +85,8 @@ struct Job: Hashable, Sendable {
         /// Raw C on the same library, no key (plaintext).
         case plain
         /// Raw C, encrypted, doing the seed's work (issue 12): texts formatted per row with
-        /// `snprintf` when inserting, read with `sqlite3_column_bytes` only (no copy).
+        /// `snprintf` when inserting, read with `sqlite3_column_bytes` only (no copy); for
+        /// `fetchAll`, every row kept in a malloc'd block (texts copied) before it is used.
         case cSeed = "c-seed"
     }
 

@@ -49,6 +49,7 @@ extension Plan {
         let autocommit = Job(.lookups, .cSeed, rows: lookupRows, count: lookupCount)
         let strings = Job(.readView, .swift, rows: n, count: passes)
         let cursor = Job(.readCursor, .swift, rows: n, count: passes)
+        let all = Job(.fetchAll, .swift, rows: n, count: passes)
         return Section(
             key: "seed", title: "Issue 12: the seed's workloads, our public API vs raw C doing the seed's work", labels: ["ours", "raw C"],
             comparisons: [
@@ -75,9 +76,13 @@ extension Plan {
                     "\(reads): `forEachRow` + `row.row` (a `Row` per row)", Job(.readAll, .swift, rows: n, count: passes),
                     old: Job(.readAll, .swift, rows: n, count: passes), c: .readAll, goal: nil, grdb: grdbCursor),
                 Self.seedRow(
-                    "\(reads): `fetchAll` → `[Row]` (peak RSS vs the cursor's)", Job(.fetchAll, .swift, rows: n, count: passes),
-                    old: Job(.fetchAll, .swift, rows: n, count: passes), c: .readAll, goal: 1.50,
-                    grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
+                    "\(reads): `fetchAll` → `[Row]` vs C streaming (peak RSS vs the cursor's)", all, old: all, c: .readAll,
+                    goal: 1.50, grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
+                // The same user's work on both sides: all rows in memory, then used (issue 26).
+                // GRDB's quoted ratio was against the streaming C, so it is not repeated here.
+                Self.seedRow(
+                    "\(reads): `fetchAll` → `[Row]` vs C keeping the rows (malloc per row)", all, old: all, c: .fetchAll,
+                    oldC: .readAll, goal: 1.12, grdb: nil),
             ] + seedLookups(grdbLookups, autocommit) + [seedEncrypt])
     }
 
@@ -120,14 +125,15 @@ extension Plan {
             seed: SeedColumns(ours: ours, c: export, oldOurs: ours, oldC: export))
     }
 
-    /// One row: `ours` against `c` done by the seed's C baseline, `old` against the older baseline.
+    /// One row: `ours` against `c` done by the seed's C baseline, `old` against the older baseline
+    /// (running `oldC`, `c` when not given).
     private static func seedRow(
-        _ name: String, _ ours: Job, old: Job, c workload: Job.Workload, goal: Double?, grdb: QuotedRatio?,
-        grdbBaseline: Job? = nil, memory: Job? = nil
+        _ name: String, _ ours: Job, old: Job, c workload: Job.Workload, oldC: Job.Workload? = nil, goal: Double?,
+        grdb: QuotedRatio?, grdbBaseline: Job? = nil, memory: Job? = nil
     ) -> Comparison {
         let columns = SeedColumns(
             ours: ours, c: Job(workload, .cSeed, rows: ours.rows, count: ours.count), oldOurs: old,
-            oldC: Job(workload, .c, rows: ours.rows, count: ours.count), grdb: grdb, grdbBaseline: grdbBaseline,
+            oldC: Job(oldC ?? workload, .c, rows: ours.rows, count: ours.count), grdb: grdb, grdbBaseline: grdbBaseline,
             memoryReference: memory, memoryGoal: memory == nil ? nil : 1.3)
         return Comparison(name: name, jobs: columns.jobs, target: goal, seed: columns)
     }

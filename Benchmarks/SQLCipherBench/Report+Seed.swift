@@ -28,7 +28,7 @@ extension Report {
                 verdict(comparison, seed, samples, instructions: instructions),
                 sample(seed.oldOurs).formatted(instructions: instructions),
                 sample(seed.oldC).formatted(instructions: instructions), ratioText(sample(seed.oldOurs), sample(seed.oldC)),
-                "\(Samples.fixed(sample(seed.ours).peakRSSMiB, 1)) / \(Samples.fixed(sample(seed.c).peakRSSMiB, 1))",
+                rssText(seed, sample),
             ]
             let checksums = Set(seed.jobs.flatMap { sample($0).checksums })
             if checksums.count > 1 {
@@ -39,6 +39,13 @@ extension Report {
         }
         failures(section, samples: samples)
         return consistent
+    }
+
+    /// Peak RSS, ours / C, and the memory reference's (the cursor's) when the row has one.
+    private static func rssText(_ seed: SeedColumns, _ sample: (Job) -> Samples) -> String {
+        let text = "\(Samples.fixed(sample(seed.ours).peakRSSMiB, 1)) / \(Samples.fixed(sample(seed.c).peakRSSMiB, 1))"
+        guard let reference = seed.memoryReference else { return text }
+        return text + "; cursor \(Samples.fixed(sample(reference).peakRSSMiB, 1))"
     }
 
     /// `a ÷ b` of the medians, when both ran.

@@ -80,6 +80,13 @@ int cb_insert_formatted(cb_db *db, int rows);
 /// sqlite3_column_bytes only (no copy). The same checksum as cb_read_all × passes, or -1.
 int64_t cb_read_lengths(cb_db *db, int passes);
 
+/// What fetchAll does, in C: every row of `bench` kept in memory, then used, `passes` times.
+/// Per pass: step every row into one malloc'd block (the integers, the real, the 4 text
+/// lengths, then the 4 texts copied, each NUL-terminated), the pointers in an array grown by
+/// doubling; finalize; the checksum from the kept rows; free them. The same checksum as
+/// cb_read_lengths, or -1.
+int64_t cb_fetch_all_lengths(cb_db *db, int passes);
+
 /// cb_lookups with texts taken by sqlite3_column_bytes only (no copy).
 int64_t cb_lookup_lengths(cb_db *db, const int64_t *ids, int count);
 

@@ -1,7 +1,23 @@
-# The two set-up commands: `make demo` (the login program) and `make test` (every test).
+# The two set-up commands: `make demo` (the login program) and `make test` (every test;
+# FILTER=<regex> runs only the matching tests).
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
+
+# Which SQLCipher (README, "Supported SQLCipher versions"): 4 (the default: the system's 4.x,
+# from bookworm-backports on Debian 12) or 3 (Debian 12's 3.4.1 unpacked in .build/sqlcipher3
+# by scripts/ensure-deps.sh, built in .build-sqlcipher3 so the two legs never share a build).
+SQLCIPHER ?= 4
+export SQLCIPHER
+ifeq ($(SQLCIPHER),3)
+SQLCIPHER3 := $(CURDIR)/.build/sqlcipher3
+export PKG_CONFIG_PATH := $(SQLCIPHER3)/pkgconfig
+export SCM_SQLCIPHER_SHELL := $(SQLCIPHER3)/root/usr/bin/sqlcipher
+export PATH := $(SQLCIPHER3)/root/usr/bin:$(PATH)
+SCRATCH := --scratch-path .build-sqlcipher3
+else
+SCRATCH :=
+endif
 
 .PHONY: deps build demo test docs check-outside format format-check sanitize bench bench-quick bench-grdb fuzz powerloss clean
 
@@ -9,10 +25,10 @@ deps:
 	@scripts/ensure-deps.sh
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(SCRATCH)
 
 demo: deps
-	$(SWIFT) run LoginDemo $(ARGS)
+	$(SWIFT) run $(SCRATCH) LoginDemo $(ARGS)
 
 # First the layer check (scripts/check-layers.py: no folder refers to a layer above it, see
 # ARCHITECTURE.md). The interop tests need Python's sqlcipher3 in .venv; with
@@ -20,8 +36,9 @@ demo: deps
 test: deps
 	@python3 scripts/check-layers.py
 	@scripts/ensure-interop-venv.sh
-	$(SWIFT) build --build-tests
-	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests $(SCRATCH)
+	@scripts/check-sqlcipher.sh "$$($(SWIFT) build $(SCRATCH) --show-bin-path)"
+	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build $(SCRATCH) $(if $(FILTER),--filter '$(FILTER)')
 
 # The DocC site (static, in .build/docs) from Sources/SQLCipherManager/SQLCipherManager.docc with
 # the toolchain's docc; fails on a DocC warning or a public symbol without its own doc comment.
@@ -78,8 +95,9 @@ fuzz: deps
 # line of figures per flow and mode (BENCHMARKS.md). ARGS go to the tool, e.g.
 # ARGS="--flows rekey --modes wal --keep" (keeps each bad state's folder) or ARGS="--budget 50".
 powerloss: deps
-	$(SWIFT) build
-	python3 scripts/powerloss/powerloss.py $(ARGS)
+	$(SWIFT) build $(SCRATCH)
+	bin="$$($(SWIFT) build $(SCRATCH) --show-bin-path)"; \
+	python3 scripts/powerloss/powerloss.py --cipherdb "$$bin/cipherdb" --helper "$$bin/FaultInjectionHelper" $(ARGS)
 
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps
@@ -99,4 +117,4 @@ bench-grdb: deps
 	python3 Benchmarks/GRDBComparison/run.py $(BENCH_DIR) $(RUNS) $(INSTR)
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-fuzz
+	rm -rf .build .build-sqlcipher3 .build-tsan .build-asan .build-fuzz

@@ -170,7 +170,7 @@ import Testing
 /// The Debian `sqlcipher` shell, an independent writer of SQLCipher files.
 enum SQLCipherShell {
     static func require() throws -> URL {
-        let url = URL(fileURLWithPath: "/usr/bin/sqlcipher")
+        let url = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SCM_SQLCIPHER_SHELL"] ?? "/usr/bin/sqlcipher")
         if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         let reason = "the sqlcipher shell is missing; `make test` installs it (scripts/ensure-deps.sh)"
         if ProcessInfo.processInfo.environment["SCM_REQUIRE_INTEROP"] == "1" { throw RunnerError(reason) }

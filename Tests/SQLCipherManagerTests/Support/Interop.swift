@@ -14,7 +14,7 @@ import Testing
 /// - Python's `sqlcipher3` (PyPI `sqlcipher3-binary`, SQLCipher 4.x) in the repository's
 ///   `.venv`, made by `scripts/ensure-interop-venv.sh`, or the interpreter in
 ///   `SCM_INTEROP_PYTHON`; the same interpreter's standard `sqlite3` is stock SQLite.
-/// - The Debian `sqlcipher` command-line shell (SQLCipher 3.4.1), installed by
+/// - The Debian `sqlcipher` command-line shell of the linked SQLCipher's version, installed by
 ///   `scripts/ensure-deps.sh`.
 ///
 /// `make test` sets `SCM_REQUIRE_INTEROP=1` after installing both, so there a missing client
@@ -39,9 +39,10 @@ enum Interop {
         }
     }()
 
-    /// The `sqlcipher` shell, or `nil`.
-    static let sqlcipherShell: URL? = ["/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher", "/opt/homebrew/bin/sqlcipher"]
-        .map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    /// The `sqlcipher` shell of the linked SQLCipher's version, or `nil`: `SCM_SQLCIPHER_SHELL`
+    /// (the Makefile's `SQLCIPHER=3` leg sets it to Debian's 3.4.1 shell), else the system's.
+    static let sqlcipherShell: URL? = [environment["SCM_SQLCIPHER_SHELL"], "/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher", "/opt/homebrew/bin/sqlcipher"]
+        .compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     /// The client, or a failure (under `make test`) or a skip (elsewhere) that says how to get it.
     static func require(_ client: URL?, _ what: String) throws -> URL {

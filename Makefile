@@ -101,10 +101,10 @@ powerloss: deps
 
 # Benchmarks (BENCHMARKS.md): the full run in release mode, and a seconds-long smoke run for CI.
 bench: deps
-	$(SWIFT) run -c release SQLCipherBench $(ARGS)
+	$(SWIFT) run -c release $(SCRATCH) SQLCipherBench $(ARGS)
 
 bench-quick: deps
-	$(SWIFT) run SQLCipherBench --quick
+	$(SWIFT) run $(SCRATCH) SQLCipherBench --quick
 
 # GRDB 7.8 side by side (manual, not in CI; BENCHMARKS.md): GRDB's sources from a local checkout
 # (GRDB_REPO, tag GRDB_TAG), built in .build/grdb-comparison; RUNS=1 INSTR=--instructions for callgrind.

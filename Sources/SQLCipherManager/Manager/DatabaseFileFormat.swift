@@ -35,8 +35,11 @@ public struct DatabaseFileFormat: Sendable, Hashable, CustomStringConvertible {
     /// version's defaults.
     public var description: String {
         let kdf = (settings.kdfAlgorithm ?? .sha1).rawValue.replacingOccurrences(of: "_", with: "-")
-        let hmac = settings.usesHMAC == false ? "no page HMAC" : (settings.hmacAlgorithm ?? .sha1).rawValue.replacingOccurrences(of: "_", with: "-")
-        let details = "\(settings.pageSize.map(String.init) ?? "?")-byte pages, \(kdf) with \(settings.kdfIterations.map(String.init) ?? "?") iterations, \(hmac)"
+        let hmac =
+            settings.usesHMAC == false
+            ? "no page HMAC" : (settings.hmacAlgorithm ?? .sha1).rawValue.replacingOccurrences(of: "_", with: "-")
+        let details =
+            "\(settings.pageSize.map(String.init) ?? "?")-byte pages, \(kdf) with \(settings.kdfIterations.map(String.init) ?? "?") iterations, \(hmac)"
         return "SQLCipher \(majorVersion) format" + (isDefault ? "" : " with settings of its own") + " (\(details))"
     }
 

@@ -63,6 +63,11 @@ import SQLCipherQuery
 /// - ``BackupKey``
 /// - ``cipherInfo``
 ///
+/// ### File format
+/// - ``fileFormat``
+/// - ``formatUpgradeAvailable``
+/// - ``upgradeFormat(progress:)``
+///
 /// Encrypting a plaintext file and recovering an interrupted operation need no manager: they
 /// are in ``DatabaseTools``.
 public final class DatabaseManager: @unchecked Sendable {

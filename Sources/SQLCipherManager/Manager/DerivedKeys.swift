@@ -60,7 +60,7 @@ enum DerivedKeys {
                 let (connection, derived) = try connectOnce(
                     path: path, mode: mode, key: key, known: index == 0 ? known : nil, configuration: attempt)
                 return (connection, derived, cipher)
-            } catch where FormatFallback.isRefusal(error) {
+            } catch  where FormatFallback.isRefusal(error) {
                 refusal = refusal ?? error
             }
         }

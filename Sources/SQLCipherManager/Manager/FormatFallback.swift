@@ -57,7 +57,7 @@ extension DatabaseManager {
     func connectToFile(path: String, key: SecretBytes) throws -> Connection {
         do {
             return try Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: connectionConfiguration)
-        } catch where foundCipher == nil && FormatFallback.applies(to: configuration.cipher) && FormatFallback.isRefusal(error) {
+        } catch  where foundCipher == nil && FormatFallback.applies(to: configuration.cipher) && FormatFallback.isRefusal(error) {
             var legacy = configuration
             legacy.cipher = FormatFallback.sqlcipher3
             guard let connection = try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: legacy) else {

@@ -14,8 +14,9 @@ import Testing
 /// SQLCipher 2 file is the one to upgrade.
 @Suite("Older file formats: found by the open, reported, upgraded crash-safely", .ownThread)
 struct FormatUpgradeTests {
-    @Test("a SQLCipher 3 file opens with its password only, reports its format, upgrades; then the defaults alone open it",
-          arguments: LegacyFile.available)
+    @Test(
+        "a SQLCipher 3 file opens with its password only, reports its format, upgrades; then the defaults alone open it",
+        arguments: LegacyFile.available)
     func aSQLCipher3FileOpensAndUpgrades(_ writer: LegacyFile) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
@@ -148,7 +149,7 @@ struct FormatUpgradeTests {
         let expected: [RecordedEvent] =
             LegacyFile.isV4
             ? [.didOpen, .didFindOlderFormat(3), .willUpgradeFormat(3), .didUpgradeFormat(3, 4)] + migration
-            // SQLCipher 3 is the linked format: nothing to find or upgrade.
+                // SQLCipher 3 is the linked format: nothing to find or upgrade.
             : [.didOpen] + migration
         let stream = manager.events()
         let collecting = Task {

@@ -4,7 +4,10 @@ import SQLCipherCore
 extension Database {
     // MARK: Insert
 
-    /// Inserts `record` as a new row of its table and returns its rowid (`sqlite3_last_insert_rowid`).
+    /// Inserts `record` as a new row of its table and returns its rowid: `INSERT … RETURNING
+    /// rowid` on a linked SQLite 3.35 or later (checked at run time), else the plain `INSERT`
+    /// and `sqlite3_last_insert_rowid`. For a table without rowid, or a view, it is the plain
+    /// `INSERT` on every version, and the value is `sqlite3_last_insert_rowid`'s.
     ///
     /// ```swift
     /// let id = try db.insert(Note(id: nil, title: "Hello"))   // a nil INTEGER PRIMARY KEY is assigned
@@ -28,9 +31,16 @@ extension Database {
         try insert(record, into: table, primaryKey: nil)
     }
 
-    package func insert<R: Encodable>(_ record: R, into table: String, primaryKey: [String]?) throws -> Int64 {
+    /// The insert, its rowid read as `style` says (the tests run both on any SQLite).
+    @discardableResult
+    package func insert<R: Encodable>(
+        _ record: R, into table: String, primaryKey: [String]?, style: RecordSQL.InsertStyle = .linked
+    ) throws -> Int64 {
         let (template, encoder) = try encoded(record, table: table, primaryKey: primaryKey)
         defer { template.giveBack(encoder) }
+        if style == .returning, let statement = try returningStatement(template, encoder) {
+            return try runReturningRowID(statement, encoder.values)
+        }
         try runRecord(template.insertSQL, encoder)
         return lastInsertRowID
     }

@@ -18,6 +18,19 @@ package struct RecordSQL: Equatable {
         static let linked: UpsertStyle = SQLiteLibrary.isAtLeast(3, 24) ? .native : .emulated
     }
 
+    /// How ``Database/insert(_:)`` learns the new row's rowid.
+    package enum InsertStyle: Equatable {
+        /// `INSERT … RETURNING rowid`, the value read from the statement's one row: SQLite 3.35
+        /// and later.
+        case returning
+        /// The plain `INSERT`, then `sqlite3_last_insert_rowid`: older SQLite, and a table or
+        /// view without a rowid, which `RETURNING rowid` cannot name.
+        case lastInsertRowID
+
+        /// What the linked SQLite supports (`sqlite3_libversion_number`, read at run time).
+        static let linked: InsertStyle = SQLiteLibrary.isAtLeast(3, 35) ? .returning : .lastInsertRowID
+    }
+
     /// A statement and which value binds at each of its parameters (an index into the columns).
     package struct Plan: Equatable {
         var sql: String
@@ -35,6 +48,15 @@ package struct RecordSQL: Equatable {
     package var insert: String {
         "INSERT INTO \(Self.quote(table))(\(columns.map(Self.quote).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
+
+    /// ``insert`` with `RETURNING` the rowid under the first of its three names (`rowid`,
+    /// `_rowid_`, `oid`) that is not one of the record's columns (a declared column of that name
+    /// hides the rowid); `nil` when the record has all three.
+    package var insertReturningRowID: String? {
+        let taken = Set(columns.map { $0.lowercased() })
+        guard let name = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else { return nil }
+        return insert + " RETURNING " + name
     }
 
     /// The position of each primary-key column among the columns (SQLite's names are

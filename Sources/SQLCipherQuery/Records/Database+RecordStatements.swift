@@ -108,13 +108,19 @@ extension Database {
 
     /// Binds `values`, runs the insert and returns the rowid of its one row; when it returns no
     /// row (a `BEFORE INSERT` trigger's `RAISE(IGNORE)`), `sqlite3_last_insert_rowid`, as the
-    /// plain insert would.
-    package func runReturningRowID(_ statement: Statement, _ values: ParameterBuffer) throws -> Int64 {
+    /// plain insert would. A virtual table's `RETURNING rowid` reads -1 (FTS5 on 3.46) where
+    /// `sqlite3_last_insert_rowid` has the row's: the latter is returned then, and the template
+    /// takes the plain insert from then on.
+    package func runReturningRowID(_ statement: Statement, _ values: ParameterBuffer, _ template: RecordTemplate) throws -> Int64 {
         defer { statement.resetKeepingBindings() }
         try values.bind(to: statement, order: nil)
         guard try statement.step() else { return lastInsertRowID }
         let rowid = statement.int64(at: 0)
         try statement.runToEnd()
+        guard rowid == lastInsertRowID else {
+            template.refuseReturning()
+            return lastInsertRowID
+        }
         return rowid
     }
 }

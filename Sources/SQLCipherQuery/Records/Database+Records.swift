@@ -39,7 +39,7 @@ extension Database {
         let (template, encoder) = try encoded(record, table: table, primaryKey: primaryKey)
         defer { template.giveBack(encoder) }
         if style == .returning, let statement = try returningStatement(template, encoder) {
-            return try runReturningRowID(statement, encoder.values)
+            return try runReturningRowID(statement, encoder.values, template)
         }
         try runRecord(template.insertSQL, encoder)
         return lastInsertRowID

@@ -15,7 +15,7 @@ package struct RecordSQL: Equatable {
         case emulated
 
         /// What the linked SQLite supports (`sqlite3_libversion_number`, read at run time).
-        static let linked: UpsertStyle = SQLiteLibrary.isAtLeast(3, 24) ? .native : .emulated
+        static let linked: UpsertStyle = SQLiteLibrary.has(.upsert) ? .native : .emulated
     }
 
     /// How ``Database/insert(_:)`` learns the new row's rowid.
@@ -28,7 +28,7 @@ package struct RecordSQL: Equatable {
         case lastInsertRowID
 
         /// What the linked SQLite supports (`sqlite3_libversion_number`, read at run time).
-        static let linked: InsertStyle = SQLiteLibrary.isAtLeast(3, 35) ? .returning : .lastInsertRowID
+        static let linked: InsertStyle = SQLiteLibrary.has(.returning) ? .returning : .lastInsertRowID
     }
 
     /// A statement and which value binds at each of its parameters (an index into the columns).

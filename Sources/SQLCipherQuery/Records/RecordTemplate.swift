@@ -42,7 +42,7 @@ package final class RecordTemplate: Sendable {
     package func keyPositions() throws -> [Int] { try keys.get() }
 
     /// Set once ``insertReturningSQL`` did not compile where the plain insert did (a table
-    /// without rowid, a view): the inserts of this template then read `sqlite3_last_insert_rowid`,
+    /// without rowid, a view) or returned another rowid (a virtual table): the inserts of this template then read `sqlite3_last_insert_rowid`,
     /// as on older SQLite, which gives the same value (and is still right for a table that has
     /// a rowid in another database).
     private let returningRefused = Flag()

@@ -4,10 +4,7 @@ import SQLCipherCore
 extension Database {
     // MARK: Insert
 
-    /// Inserts `record` as a new row of its table and returns its rowid: `INSERT … RETURNING
-    /// rowid` on a linked SQLite 3.35 or later (checked at run time), else the plain `INSERT`
-    /// and `sqlite3_last_insert_rowid`. For a table without rowid, or a view, it is the plain
-    /// `INSERT` on every version, and the value is `sqlite3_last_insert_rowid`'s.
+    /// Inserts `record` as a new row of its table and returns its rowid (`sqlite3_last_insert_rowid`).
     ///
     /// ```swift
     /// let id = try db.insert(Note(id: nil, title: "Hello"))   // a nil INTEGER PRIMARY KEY is assigned

@@ -194,6 +194,5 @@ import Testing
         #expect(SQLiteLibrary.has(.strictTables) == SQLiteLibrary.isAtLeast(3, 37))
         #expect(!SQLiteLibrary.has(.jsonOperators) || SQLiteLibrary.has(.jsonFunctions))
         #expect(RecordSQL.UpsertStyle.linked == (SQLiteLibrary.has(.upsert) ? .native : .emulated))
-        #expect(RecordSQL.InsertStyle.linked == (SQLiteLibrary.has(.returning) ? .returning : .lastInsertRowID))
     }
 }

@@ -7,8 +7,9 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `insert`'s rowid: `INSERT … RETURNING rowid` on SQLite 3.35 and later, the plain `INSERT` and
-/// `sqlite3_last_insert_rowid` before; both paths run on whichever SQLite is linked.
+/// `insert`'s rowid: the plain `INSERT` and `sqlite3_last_insert_rowid`, or `INSERT … RETURNING
+/// rowid` (SQLite 3.35 and later, the package's other style); both paths run on whichever SQLite
+/// is linked and give the same rowids.
 @Suite struct RecordInsertReturningTests {
     /// A row keyed by text, so its rowid is not its key.
     private struct Word: Codable, Equatable {
@@ -22,6 +23,11 @@ import Testing
         var count: Int
     }
 
+    /// A row of a full-text (virtual) table.
+    private struct Text: Codable, Equatable {
+        var body: String
+    }
+
     /// A record of a table without rowid.
     private struct Keyed: Codable, Equatable {
         var key: String
@@ -32,6 +38,7 @@ import Testing
         CREATE TABLE word(text TEXT PRIMARY KEY, count INTEGER NOT NULL);
         CREATE TABLE shadow(rowid TEXT, count INTEGER);
         CREATE TABLE keyed(key TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE text USING fts4(body);
         CREATE TRIGGER word_skip BEFORE INSERT ON word WHEN NEW.text = 'skip' BEGIN SELECT RAISE(IGNORE); END;
         """
 
@@ -55,10 +62,14 @@ import Testing
             #expect(try db.scalar(String.self, "SELECT rowid FROM shadow WHERE _rowid_ = ?", shadow) == "declared")
             // No rowid to return: the connection's last one, on every version.
             #expect(try db.insert(Keyed(key: "k", value: 1), into: "keyed", primaryKey: nil, style: style) == shadow)
+            // A virtual table's RETURNING rowid reads -1 on 3.46: the row's own rowid all the same.
+            #expect(try db.insert(Text(body: "one"), into: "text", primaryKey: nil, style: style) == 1)
+            #expect(try db.insert(Text(body: "two"), into: "text", primaryKey: nil, style: style) == 2)
         }
         #expect(try manager.dump("note").count == 3)
         #expect(try manager.fetchAll(String.self, "SELECT text FROM word ORDER BY rowid") == ["first", "second", "third"])
         #expect(try manager.fetchAll(String.self, "SELECT key || value FROM keyed") == ["k1"])
+        #expect(try manager.fetchAll(String.self, "SELECT rowid || body FROM text ORDER BY rowid") == ["1one", "2two"])
     }
 
     @Test(arguments: [RecordSQL.InsertStyle.lastInsertRowID, .returning])
@@ -82,32 +93,30 @@ import Testing
         #expect(try manager.dump("note") == ["INTEGER 1|TEXT kept|INTEGER 1"])
     }
 
-    @Test func theLinkedVersionDecidesTheInsertStyle() throws {
-        let dir = TemporaryDirectory()
-        let manager = try dir.recordManager()
-        let reported = try #require(try manager.scalar(String.self, "SELECT sqlite_version()"))
-        let parts = reported.split(separator: ".").compactMap { Int($0) }
-        #expect(RecordSQL.InsertStyle.linked == (parts[0] * 1000 + parts[1] >= 3035 ? .returning : .lastInsertRowID))
+    @Test func theLinkedStyleIsThePlainInsertOnEveryVersion() {
+        #expect(RecordSQL.InsertStyle.linked == .lastInsertRowID)
     }
 
-    @Test func theReturningInsertRunsWhereTheLinkedSQLiteHasItAndFailsToCompileWhereItDoesNot() throws {
+    @Test func theReturningInsertRunsWhereTheLinkedSQLiteHasItAndFallsBackWhereItDoesNot() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         let sql = RecordSQL(table: "note", columns: ["id", "title", "score"], primaryKey: [])
         let returning = try #require(sql.insertReturningRowID)
         #expect(returning == #"INSERT INTO "note"("id", "title", "score") VALUES (?, ?, ?) RETURNING rowid"#)
         try manager.withDatabase { db throws in
-            try db.insert(Note(id: nil, title: "a", score: 1))
-            try db.insert(Note(id: nil, title: "b", score: 2))
+            #expect(try db.insert(Note(id: nil, title: "a", score: 1), into: "note", primaryKey: nil, style: .returning) == 1)
+            #expect(try db.insert(Note(id: nil, title: "b", score: 2), into: "note", primaryKey: nil, style: .returning) == 2)
             let compiled = db.connection.compiles.value
-            _ = try? db.connection.cachedStatement(returning)
-            _ = try db.connection.cachedStatement(sql.insert)
-            if SQLiteLibrary.isAtLeast(3, 35) {
+            if SQLiteLibrary.has(.returning) {
                 // The inserts compiled the RETURNING form (cached: nothing new) and never the plain one.
+                _ = try db.connection.cachedStatement(returning)
+                #expect(db.connection.compiles.value == compiled)
+                _ = try db.connection.cachedStatement(sql.insert)
                 #expect(db.connection.compiles.value == compiled + 1)
-                #expect(RecordTemplate.cached(.init(type: ObjectIdentifier(Note.self), table: "note"))?.isReturningRefused == false)
             } else {
-                // 3.15.2 here: SQLite refuses the text, so the run-time check matters.
+                // 3.15.2 here: SQLite refuses the text, so the inserts ran the plain one (cached).
+                _ = try db.connection.cachedStatement(sql.insert)
+                #expect(db.connection.compiles.value == compiled)
                 let error = try #require(throws: SQLiteError.self) { try db.execute(returning, 9, "c", 3) }
                 #expect(error.code == .error)
             }

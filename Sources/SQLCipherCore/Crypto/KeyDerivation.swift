@@ -53,12 +53,12 @@ package enum KeyDerivation {
     }
 
     /// The salt of the SQLCipher file at `path` (its first 16 bytes), `nil` when it has fewer
-    /// bytes or starts with SQLite's plaintext header.
+    /// bytes; for a file that starts with SQLite's plaintext header, the salt kept beside it
+    /// (``HeaderSaltFile``), `nil` without one.
     package static func salt(ofFileAt path: String) -> [UInt8]? {
-        guard let header = DatabaseFile(path: path).header(count: saltLength), header.count == saltLength,
-            header != DatabaseFile.plaintextHeader
-        else { return nil }
-        return header
+        guard let header = DatabaseFile(path: path).header(count: saltLength), header.count == saltLength else { return nil }
+        guard header == DatabaseFile.plaintextHeader else { return header }
+        return try? HeaderSaltFile.read(for: path)
     }
 
     /// 16 bytes from the system's secure random source, for a new file's salt.

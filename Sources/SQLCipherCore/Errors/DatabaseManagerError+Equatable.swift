@@ -80,6 +80,8 @@ extension DatabaseManagerError: Equatable {
             if case .operationInProgress(let r0) = rhs { return l0 == r0 }
         case .keyChanged(let l0):
             if case .keyChanged(let r0) = rhs { return l0 == r0 }
+        case .headerSaltUnusable(let l0, let l1, let l2):
+            if case .headerSaltUnusable(let r0, let r1, let r2) = rhs { return l0 == r0 && l1 == r1 && l2 == r2 }
         case .keyChangeInterrupted(let l0, let l1):
             if case .keyChangeInterrupted(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .openElsewhere(let l0, let l1, let l2):

@@ -92,6 +92,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// statement found that the first page no longer decrypts. The connection was closed and
     /// nothing was written with the old key. Open the database again with its new password.
     case keyChanged(path: String)
+    /// The database keeps its first 32 bytes in plaintext (``CipherOptions/plaintextHeader``)
+    /// and its salt in `saltFile`, which is missing, damaged, or (with a key that is refused)
+    /// perhaps not this database's: restore the salt file kept with the database.
+    case headerSaltUnusable(path: String, saltFile: String, problem: HeaderSaltProblem)
     /// A password (key) change in place was interrupted (its program stopped mid-change), and
     /// the key given does not open the file. Its transaction makes the file open with exactly
     /// one of the key before and the key after; `opensWith` says which, when the key given was
@@ -240,6 +244,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "The password of \(path) was changed by another program (or connection) while this one had it open; "
                 + "nothing was written with the old key. Open the database again with its new password. (If no program "
                 + "changed it, its first page is damaged: verify it, or restore it from a backup.)"
+        case .headerSaltUnusable(let path, let saltFile, let problem):
+            return Self.headerSaltMessage(path: path, saltFile: saltFile, problem: problem)
         case .keyChangeInterrupted(let path, let opensWith):
             return Self.interruptedKeyChange(path: path, opensWith: opensWith)
         case .openElsewhere(let path, let processID, let processName):

@@ -136,8 +136,9 @@ extension DatabaseManager {
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
+        backupConfiguration.headerSalt = try Self.headerSaltForBackup(at: target, cipher: backupConfiguration.cipher)
         // A fresh salt, and the key derived for it once: the verification opens it without PBKDF2.
-        let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher)
+        let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher, salt: backupConfiguration.headerSalt)
         let operation = ExportOperation(
             .backup, target: target, install: .create, key: copyKey, configuration: backupConfiguration)
         let source = try Unlocking.connect(path: path, mode: .readWrite, key: sourceKey, configuration: connectionConfiguration)

@@ -174,6 +174,7 @@ extension DatabaseManager {
             let (connection, derived) = try createFile(path: path, key: key)
             return (connection, derived, configuration.cipher)
         }
+        try Self.refuseMissingHeaderSalt(at: path, cipher: configuration.cipher)
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let known = key === cachedKey ? derivedKey : nil
@@ -194,7 +195,6 @@ extension DatabaseManager {
     /// to `path` (which fails rather than replace a file) and opens it. A password is derived
     /// once, for a fresh salt: both connections are keyed with the result.
     private func createFile(path: String, key password: SecretBytes) throws -> (Connection, KeyDerivation.Derived?) {
-        let (key, derived) = DerivedKeys.keyForNewFile(password, cipher: configuration.cipher)
         if let reason = DatabaseFile(path: path).pathProblem { throw DatabaseManagerError.invalidPath(path: path, reason: reason) }
         switch DatabaseFile(path: path).kind() {
         case .missing: break
@@ -208,8 +208,11 @@ extension DatabaseManager {
         }
         let staging = path + "-creating"
         try removeStaging(staging)
+        var creating = configuration
+        creating.headerSalt = try Self.headerSaltForNewFile(at: path, cipher: configuration.cipher)
+        let (key, derived) = DerivedKeys.keyForNewFile(password, cipher: configuration.cipher, salt: creating.headerSalt)
         do {
-            let connection = try Unlocking.connect(path: staging, mode: .readWriteCreate, key: key, configuration: configuration)
+            let connection = try Unlocking.connect(path: staging, mode: .readWriteCreate, key: key, configuration: creating)
             defer { connection.close() }
             // Scratch until it is linked: a crash before that leaves only `-creating`, which the
             // next create removes, and FileSystem.sync flushes it once before the link; so its
@@ -217,16 +220,18 @@ extension DatabaseManager {
             try connection.executeScript("PRAGMA synchronous = OFF; PRAGMA user_version = 0")
         } catch {
             try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
+            if creating.headerSalt != nil { try? HeaderSaltFile.remove(for: path) }
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
         do {
-            guard !DatabaseFile(path: staging).isPlaintextSQLite else {
+            guard Self.isEncrypted(staging, headerSalt: creating.headerSalt) else {
                 throw DatabaseManagerError.encryptionNotActive(path: path)
             }
             try FileSystem.sync(staging)
             try FileSystem.link(staging, to: path)
         } catch {
             try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)
+            if creating.headerSalt != nil { try? HeaderSaltFile.remove(for: path) }
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
         try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)

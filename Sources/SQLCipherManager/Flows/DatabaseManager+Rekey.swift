@@ -122,9 +122,11 @@ extension DatabaseManager {
         if let cipher { newConfiguration.cipher = cipher }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         var siblings: [DatabaseManager] = []
-        // One PBKDF2 for the whole change: the copy gets a fresh salt and the key derived for it;
-        // the write lock's connection uses the current file's derived key.
-        let (newKey, newDerived) = DerivedKeys.keyForNewFile(key, cipher: newConfiguration.cipher)
+        newConfiguration.headerSalt = try Self.headerSaltForCopy(of: path, cipher: newConfiguration.cipher)
+        // One PBKDF2 for the whole change: the copy gets a fresh salt (the kept one for a
+        // plaintext header) and the key derived for it; the write lock's connection uses the
+        // current file's derived key.
+        let (newKey, newDerived) = DerivedKeys.keyForNewFile(key, cipher: newConfiguration.cipher, salt: newConfiguration.headerSalt)
         let lockKey = derivedKey?.rawKey ?? oldKey
         do {
             siblings = try pauseSiblings(of: db.connection)
@@ -135,6 +137,7 @@ extension DatabaseManager {
                 progress: progress)
         } catch {
             let error = DatabaseManagerError(diagnosing: error, path: path)
+            Self.settleHeaderSalt(of: path)
             reconnectAfterFailedRekey(path: path)
             restoreSiblings(siblings)
             notify(failed(error))
@@ -144,6 +147,7 @@ extension DatabaseManager {
             configuration.cipher = cipher
             foundCipher = nil
         }
+        Self.settleHeaderSalt(of: path)
         cachedKey = key
         derivedKey = newDerived
         closeConnection()

@@ -25,12 +25,21 @@ public struct CipherOptions: Sendable, Hashable {
     /// so a database created or rekeyed with it is that cheap to attack: convert such a file
     /// with ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` to 64,000 or more. Not a pragma.
     public var allowsLegacyKDFIterations: Bool
+    /// SQLCipher 4.0+: leave the file's first 32 bytes (SQLite's header start) in plaintext,
+    /// `PRAGMA cipher_plaintext_header_size = 32`, as iOS needs for a WAL database shared with
+    /// an app extension. The salt is then no longer in the file: the manager keeps it beside the
+    /// database as `<db>.scm-salt` and applies it (`PRAGMA cipher_salt`) on every connection it
+    /// opens; back that file up with the database, since without it no key opens the file.
+    /// A database already in the other form is converted with
+    /// ``DatabaseManager/convertPlaintextHeader(_:progress:)``. On SQLCipher 3 it is
+    /// ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``.
+    public var plaintextHeader: Bool
 
     /// Creates options; every `nil` keeps the library default.
     public init(
         kdfIterations: Int? = nil, pageSize: Int? = nil, usesHMAC: Bool? = nil,
         kdfAlgorithm: KDFAlgorithm? = nil, hmacAlgorithm: HMACAlgorithm? = nil, compatibility: Int? = nil,
-        allowsLegacyKDFIterations: Bool = false
+        allowsLegacyKDFIterations: Bool = false, plaintextHeader: Bool = false
     ) {
         self.kdfIterations = kdfIterations
         self.pageSize = pageSize
@@ -39,6 +48,7 @@ public struct CipherOptions: Sendable, Hashable {
         self.hmacAlgorithm = hmacAlgorithm
         self.compatibility = compatibility
         self.allowsLegacyKDFIterations = allowsLegacyKDFIterations
+        self.plaintextHeader = plaintextHeader
     }
 
     // MARK: - Profiles
@@ -83,6 +93,7 @@ public struct CipherOptions: Sendable, Hashable {
             ("kdfAlgorithm", kdfAlgorithm != nil, v4),
             ("hmacAlgorithm", hmacAlgorithm != nil, v4),
             ("compatibility", compatibility != nil, SQLCipherVersion(4, 0, 1)),
+            ("plaintextHeader", plaintextHeader, v4),
         ] where isSet && version < requires {
             throw DatabaseManagerError.unsupportedOption(name: name, requires: requires, linked: version)
         }
@@ -128,7 +139,8 @@ extension CipherOptions: CustomStringConvertible {
     /// The options that are set, e.g. `cipher_page_size=1024, kdf_iter=64000, cipher_use_hmac=ON`;
     /// `defaults` when none is.
     public var description: String {
-        let parts = settings.map { "\($0.pragma)=\($0.value)" }
+        // The header size is applied by the file's form (Unlocking), so it is not in `settings`.
+        let parts = settings.map { "\($0.pragma)=\($0.value)" } + (plaintextHeader ? ["cipher_plaintext_header_size=32"] : [])
         return parts.isEmpty ? "defaults" : parts.joined(separator: ", ")
     }
 }

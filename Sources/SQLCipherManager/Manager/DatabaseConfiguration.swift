@@ -46,6 +46,9 @@ public struct DatabaseConfiguration: Sendable {
     /// succeeds, in the old format, after `didFailToUpgradeFormat`). Off by default: the
     /// upgrade rewrites the whole file, and SQLCipher 3 can no longer read it.
     public var upgradesFormatOnOpen = false
+    /// The salt for a new file in the plaintext-header form (a create's staging file, an
+    /// export's copy), which has no salt file of its own yet; `nil` reads `<db>.scm-salt`.
+    var headerSalt: [UInt8]?
 
     /// Creates a configuration.
     public init(

@@ -37,9 +37,11 @@ enum DerivedKeys {
         return KeyDerivation.derive(password: key, salt: salt, iterations: iterations, algorithm: algorithm)
     }
 
-    /// The key to create a new file with: derived for a fresh salt, or `key` itself.
-    static func keyForNewFile(_ key: SecretBytes, cipher: CipherOptions) -> (material: SecretBytes, derived: KeyDerivation.Derived?) {
-        let derived = derive(key, salt: KeyDerivation.newSalt(), cipher: cipher)
+    /// The key to create a new file with: derived for `salt` (a fresh one when `nil`), or `key` itself.
+    static func keyForNewFile(
+        _ key: SecretBytes, cipher: CipherOptions, salt: [UInt8]? = nil
+    ) -> (material: SecretBytes, derived: KeyDerivation.Derived?) {
+        let derived = derive(key, salt: salt ?? KeyDerivation.newSalt(), cipher: cipher)
         return (derived?.rawKey ?? key, derived)
     }
 

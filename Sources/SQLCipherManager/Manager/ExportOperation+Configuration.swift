@@ -13,8 +13,18 @@ extension ExportOperation {
     ) {
         self.init(
             kind, target: target, install: install, key: key,
-            cipherPragmas: configuration.cipher.pragmas(schema: Connection.exportSchema),
+            cipherPragmas: configuration.cipher.pragmas(schema: Connection.exportSchema) + Self.headerPragmas(configuration),
             busyTimeout: configuration.busyTimeoutSeconds,
             copyOpener: { path, key in try Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration) })
+    }
+
+    /// A copy in the plaintext-header form: its header size and the salt kept for it. The salt
+    /// also goes to a copy in the usual form, which then keeps the file's salt (a conversion
+    /// out of the header form); `headerSalt` is set only by the flows that need it.
+    private static func headerPragmas(_ configuration: DatabaseConfiguration) -> [String] {
+        guard let salt = configuration.headerSalt else { return [] }
+        let schema = Connection.exportSchema
+        return (configuration.cipher.plaintextHeader ? [HeaderSaltFile.sizePragma(schema: schema)] : [])
+            + [HeaderSaltFile.pragma(salt, schema: schema)]
     }
 }

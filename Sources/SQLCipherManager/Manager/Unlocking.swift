@@ -38,6 +38,7 @@ enum Unlocking {
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
+        var headerForm = false
         do {
             try connection.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
             let version = try LinkedLibrary.cipherVersion(of: connection)
@@ -47,6 +48,11 @@ enum Unlocking {
                 for pragma in configuration.cipher.pragmas() {
                     try connection.executeScript(pragma)
                 }
+                if version >= SQLCipherVersion(4, 0, 0), let salt = try headerSalt(path: path, configuration: configuration) {
+                    try connection.executeScript(HeaderSaltFile.sizePragma())
+                    try connection.executeScript(HeaderSaltFile.pragma(salt))
+                    headerForm = true
+                }
             }
             try connection.executeScript("SELECT count(*) FROM sqlite_master")
             try connection.executeScript("PRAGMA temp_store = MEMORY")
@@ -54,8 +60,30 @@ enum Unlocking {
             return connection
         } catch {
             connection.close()
+            // With a plaintext header SQLCipher reads a refused key as a logic error (code 1).
+            if headerForm, let refused = error as? SQLiteError, [.error, .notADatabase].contains(refused.code) {
+                let saltFile = HeaderSaltFile.path(for: path)
+                throw DatabaseManagerError.headerSaltUnusable(path: path, saltFile: saltFile, problem: .rejected)
+            }
             throw DatabaseManagerError(diagnosing: error, path: path)
         }
+    }
+
+    /// The salt when the file at `path` is in the plaintext-header form, `nil` otherwise. The
+    /// file decides (it starts with SQLite's header and has a salt file, or the options ask for
+    /// it), so a conversion cut short opens in either form; a new or empty file takes the
+    /// options' form. A missing or damaged salt file is
+    /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``.
+    static func headerSalt(path: String, configuration: DatabaseConfiguration) throws -> [UInt8]? {
+        let header = DatabaseFile(path: path).header(count: KeyDerivation.saltLength) ?? []
+        if header.count < KeyDerivation.saltLength {
+            guard configuration.cipher.plaintextHeader else { return nil }
+        } else {
+            guard header == DatabaseFile.plaintextHeader,
+                configuration.cipher.plaintextHeader || configuration.headerSalt != nil || HeaderSaltFile.exists(for: path)
+            else { return nil }
+        }
+        return try configuration.headerSalt ?? HeaderSaltFile.read(for: path)
     }
 
     /// After an unlock: the file must hold a whole number of pages and at least as many pages as

@@ -132,6 +132,7 @@ extension DatabaseManagerError {
         case .recoveryFailed: "recoveryFailed"
         case .operationInProgress: "operationInProgress"
         case .keyChanged: "keyChanged"
+        case .headerSaltUnusable: "headerSaltUnusable"
         case .keyChangeInterrupted: "keyChangeInterrupted"
         case .openElsewhere: "openElsewhere"
         case .foreignSidecar: "foreignSidecar"

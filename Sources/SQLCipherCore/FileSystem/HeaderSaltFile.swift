@@ -1,0 +1,77 @@
+import Foundation
+
+// MARK: - HeaderSaltFile
+
+/// The salt of a database whose first 32 bytes are plaintext (`cipher_plaintext_header_size`):
+/// SQLCipher no longer finds it at the start of the file, so it is kept beside the database as
+/// `<db>.scm-salt`, one line of 32 hex digits, written with ``FileSystem/replaceDurably(_:with:)``.
+///
+/// A database in that form starts with SQLite's plaintext header; the salt file beside it is
+/// what tells it from a plaintext SQLite file (``DatabaseFile/kind()``).
+package enum HeaderSaltFile {
+    /// The salt file's suffix: `<db>.scm-salt`.
+    package static let suffix = ".scm-salt"
+    /// The bytes SQLCipher leaves plaintext: SQLite's 32-byte header start, the size iOS needs.
+    package static let plaintextHeaderSize = 32
+
+    /// The salt file of the database at `path` (beside the file a symbolic link names).
+    package static func path(for database: String) -> String { FileSystem.resolvedPath(database) + suffix }
+
+    /// `true` when the database at `path` has a salt file beside it.
+    package static func exists(for database: String) -> Bool { FileSystem.size(of: path(for: database)) != nil }
+
+    /// The stored salt; a missing or unreadable salt file is
+    /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``, naming it.
+    package static func read(for database: String) throws(DatabaseManagerError) -> [UInt8] {
+        let file = path(for: database)
+        func unusable(_ problem: HeaderSaltProblem) -> DatabaseManagerError {
+            .headerSaltUnusable(path: database, saltFile: file, problem: problem)
+        }
+        guard FileSystem.size(of: file) != nil else { throw unusable(.missing) }
+        guard let data = try? FileSystem.readCapped(file, limit: 256) else {
+            throw unusable(.damaged(reason: "it cannot be read"))
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let salt = decode(text) else { throw unusable(.damaged(reason: "it does not hold 32 hex digits")) }
+        return salt
+    }
+
+    /// Stores `salt` for the database at `path`, durably (old content or new after a crash).
+    package static func write(_ salt: [UInt8], for database: String) throws(FileSystem.Failure) {
+        let text = salt.map { String(format: "%02x", $0) }.joined() + "\n"
+        try FileSystem.replaceDurably(path(for: database), with: Data(text.utf8))
+    }
+
+    /// Removes the salt file of the database at `path`, durably; nothing there is not an error.
+    package static func remove(for database: String) throws(FileSystem.Failure) {
+        try FileSystem.removeDurably(path(for: database))
+    }
+
+    /// `PRAGMA <schema>.cipher_salt = "x'…'"`: the salt is not secret, only its hex goes in.
+    package static func pragma(_ salt: [UInt8], schema: String = "main") -> String {
+        "PRAGMA \(schema).cipher_salt = \"x'\(salt.map { String(format: "%02x", $0) }.joined())'\""
+    }
+
+    /// `PRAGMA <schema>.cipher_plaintext_header_size = 32`.
+    package static func sizePragma(schema: String = "main") -> String {
+        "PRAGMA \(schema).cipher_plaintext_header_size = \(plaintextHeaderSize)"
+    }
+
+    /// `true` when the file's header (byte 20, in the plaintext part) reserves bytes per page,
+    /// as SQLCipher does for each page's IV and HMAC; a plaintext SQLite file reserves none.
+    package static func hasCipherReserve(_ path: String) -> Bool {
+        guard let header = DatabaseFile(path: path).header(count: 21), header.count == 21 else { return false }
+        return header[20] > 0
+    }
+
+    private static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == 2 * KeyDerivation.saltLength else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SQLCipherCore
+import SQLCipherEngine
+
+// MARK: - Plaintext header
+
+extension DatabaseManager {
+    /// Converts the open database to (`true`) or from (`false`) the plaintext-header form of
+    /// ``CipherOptions/plaintextHeader`` (SQLCipher 4.0+), crash-safely, keeping every row, the
+    /// key (password, raw key or key slots) and the journal mode.
+    ///
+    /// The conversion is the export-and-install of a rekey with new settings: a copy is written
+    /// in the other form, verified on a fresh connection and installed with one `rename`. The
+    /// file keeps its salt: into the header form it is first written durably to `<db>.scm-salt`
+    /// (the old file still carries it too), so a crash at any moment leaves a file that opens;
+    /// out of it, the copy carries the salt in its first 16 bytes and the salt file is removed
+    /// once the copy is installed. Each connection finds the form from the file itself. The
+    /// configuration's cipher options take the new form.
+    ///
+    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didFailToRekey` (the file is
+    /// then as it was, and open again).
+    ///
+    /// - Returns: `false` when the file already is in that form (nothing written, no event).
+    /// - Throws: ``DatabaseManagerError/unsupportedOption(name:requires:linked:)`` on SQLCipher 3;
+    ///   ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/transactionInProgress``,
+    ///   ``DatabaseManagerError/noCachedKey``; then the errors of
+    ///   ``rekey(password:options:progress:)-(String,_,_)`` with new settings.
+    @discardableResult
+    public func convertPlaintextHeader(_ enabled: Bool, progress: ((Double) -> Void)? = nil) throws -> Bool {
+        try locked {
+            let db = try requireDatabase()
+            var cipher = connectionConfiguration.cipher
+            cipher.plaintextHeader = enabled
+            try cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
+            guard Self.isInHeaderForm(db.connection.path) != enabled else {
+                configuration.cipher.plaintextHeader = enabled
+                return false
+            }
+            guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+            guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
+            notify(.willRekey)
+            try replaceThroughExport(
+                .rekey, key: key, cipher: cipher, progress: progress, failed: { .didFailToRekey($0) }, siblingsHear: .didRekey)
+            notify(.didRekey)
+            return true
+        }
+    }
+
+    // MARK: - The salt in the flows
+
+    /// `true` when the file at `path` is in the plaintext-header form: SQLite's header at its
+    /// start and a salt file beside it.
+    static func isInHeaderForm(_ path: String) -> Bool {
+        DatabaseFile(path: path).isPlaintextSQLite && HeaderSaltFile.exists(for: path)
+    }
+
+    /// The salt an export's copy of `path` is written with when the file or the copy is in the
+    /// header form: the file's own, so the key derived for it stays the same. Into the header
+    /// form the salt file is written first, durably. `nil` for two files in the usual form.
+    static func headerSaltForCopy(of path: String, cipher: CipherOptions) throws -> [UInt8]? {
+        let inHeaderForm = isInHeaderForm(path)
+        guard cipher.plaintextHeader || inHeaderForm else { return nil }
+        if inHeaderForm { return try HeaderSaltFile.read(for: path) }
+        guard let salt = KeyDerivation.salt(ofFileAt: path) else {
+            throw DatabaseManagerError.verificationFailed(path: path, reason: "its salt (the first 16 bytes) cannot be read")
+        }
+        try HeaderSaltFile.write(salt, for: path)
+        return salt
+    }
+
+    /// After an export's install (or its failure): a file in the usual form needs no salt
+    /// file, so one left beside it goes (best effort: the form is read from the file).
+    static func settleHeaderSalt(of path: String) {
+        guard !DatabaseFile(path: path).isPlaintextSQLite, HeaderSaltFile.exists(for: path) else { return }
+        try? HeaderSaltFile.remove(for: path)
+    }
+
+    /// A new file in the header form (`cipher.plaintextHeader`): a fresh salt, stored durably
+    /// beside `path` before the file exists, so no file in that form is ever without it.
+    static func headerSaltForNewFile(at path: String, cipher: CipherOptions) throws -> [UInt8]? {
+        guard cipher.plaintextHeader else { return nil }
+        if let version = LinkedLibrary.cipherVersion { try cipher.validate(for: version) }
+        let salt = KeyDerivation.newSalt()
+        do {
+            try HeaderSaltFile.write(salt, for: path)
+        } catch {
+            throw DatabaseManagerError(diagnosing: error, path: path)
+        }
+        return salt
+    }
+
+    /// A backup in the header form: as a new file, its salt beside the backup.
+    static func headerSaltForBackup(at target: String, cipher: CipherOptions) throws -> [UInt8]? {
+        try headerSaltForNewFile(at: target, cipher: cipher)
+    }
+
+    /// The encryption check of a new file: no SQLite header at its start, or, in the header
+    /// form, page reserve bytes for SQLCipher's IV and HMAC.
+    static func isEncrypted(_ path: String, headerSalt: [UInt8]?) -> Bool {
+        !DatabaseFile(path: path).isPlaintextSQLite || (headerSalt != nil && HeaderSaltFile.hasCipherReserve(path))
+    }
+
+    /// Before an open with ``CipherOptions/plaintextHeader``: a file in that form (SQLite's
+    /// header and SQLCipher's page reserve) without its salt file is named as such, not taken
+    /// for a plaintext database.
+    static func refuseMissingHeaderSalt(at path: String, cipher: CipherOptions) throws {
+        guard cipher.plaintextHeader, DatabaseFile(path: path).isPlaintextSQLite, HeaderSaltFile.hasCipherReserve(path),
+            !HeaderSaltFile.exists(for: path)
+        else { return }
+        _ = try HeaderSaltFile.read(for: path)
+    }
+}

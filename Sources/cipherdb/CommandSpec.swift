@@ -37,7 +37,7 @@ struct CommandSpec: Sendable {
                 name: "verify", arguments: ["DB"], options: unlocking,
                 summary: "check the password, then every page (PRAGMA integrity_check)",
                 run: VerifyCommand.run),
-        ] + MigrationCommands.specs + KeyCommands.specs
+        ] + MigrationCommands.specs + [PlaintextHeaderCommand.spec] + KeyCommands.specs
 
     static func named(_ name: String) -> CommandSpec? {
         all.first { $0.name == name }

@@ -30,9 +30,11 @@ PLAIN = {"kind": "plain"}
 
 # MARK: - The sqlcipher shell
 
-def _prelude(key):
+def _prelude(key, db=None):
     if "prelude" in key:
         return list(key["prelude"])
+    if key.get("header"):
+        return _header_prelude(key, db)
     if key["kind"] == "password":
         return ["PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"]]
     if key["kind"] == "raw":
@@ -41,7 +43,7 @@ def _prelude(key):
 
 
 def shell(db, key, statements, timeout=60):
-    script = "\n".join([".mode list"] + _prelude(key) + statements) + "\n"
+    script = "\n".join([".mode list"] + _prelude(key, db) + statements) + "\n"
     return subprocess.run(["sqlcipher", "-batch", "-bail", db], input=script.encode(), capture_output=True, timeout=timeout)
 
 
@@ -72,6 +74,32 @@ def open_copy(folder, path, key, scratch):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def header_password(secret, kdf=4000):
+    """A password for a database in SQLCipher 4's plaintext-header form: its salt is read from
+    `<db>.scm-salt` when the database is opened (no salt file: a salt that opens nothing)."""
+    return dict(password(secret, kdf), header=True)
+
+
+def quiet_password(secret, kdf=4000):
+    """A password in the usual form, its `PRAGMA key` row (SQLCipher 4) kept out of the checks."""
+    return dict(password(secret, kdf), prelude=[".output /dev/null", "PRAGMA key = '%s';" % secret,
+                                                "PRAGMA kdf_iter = %d;" % kdf, ".output stdout"])
+
+
+def _header_prelude(key, db):
+    salt = "00" * 16
+    try:
+        with open(db + ".scm-salt") as handle:
+            text = handle.read().strip()
+        if re.fullmatch(r"[0-9a-f]{32}", text):
+            salt = text
+    except OSError:
+        pass
+    # SQLCipher 4 answers `PRAGMA key` with a row: it goes to /dev/null, not into the checks.
+    return [".output /dev/null", "PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"],
+            "PRAGMA cipher_plaintext_header_size = 32;", "PRAGMA cipher_salt = \"x'%s'\";" % salt, ".output stdout"]
+
+
 # MARK: - Fixtures
 
 def create_database(db, key, wal, rows=ROWS):
@@ -87,7 +115,7 @@ def create_database(db, key, wal, rows=ROWS):
 def add_pending_rows(db, key):
     """Commits PENDING_ROWS rows that stay in the -wal: the writer is killed (-9) before it closes."""
     ready = db + ".pl-ready"
-    script = "\n".join([".mode list"] + _prelude(key) + [
+    script = "\n".join([".mode list"] + _prelude(key, db) + [
         "PRAGMA wal_autocheckpoint = 0;",
         "WITH RECURSIVE c(x) AS (SELECT %d UNION ALL SELECT x + 1 FROM c WHERE x < %d) "
         "INSERT INTO t(id, v) SELECT x, printf('PLMARK-wal-%%05d-%%s', x, hex(randomblob(40))) FROM c;"
@@ -155,7 +183,15 @@ def flows():
         "first-launch": Flow("first-launch", "plaintext", ("helper", ["first-launch", "{folder}"]), PLAIN, None, db="test.db",
                              extra_files=("keys", "keys/db", "keys/.lock"), kind="first-launch"),
         "upgrade": upgrade_flow(),
+        # SQLCipher 4 only: the plaintext-header form and its salt file, both ways.
+        "header-on": Flow("header-on", "encrypted", cipherdb("plaintext-header", "db.db", "on", "--password-env", "PL_OLD", *KDF),
+                          quiet_password(OLD), header_password(OLD), extra_files=HEADER_FILES, fixture_key=quiet_password(OLD)),
+        "header-off": Flow("header-off", "header", cipherdb("plaintext-header", "db.db", "off", "--password-env", "PL_OLD", *KDF),
+                           header_password(OLD), quiet_password(OLD), extra_files=HEADER_FILES, fixture_key=header_password(OLD)),
     }
+
+
+HEADER_FILES = ("db.db.scm-salt", "db.db.scm-salt.tmp")
 
 
 # MARK: - The format upgrade

@@ -53,8 +53,14 @@ def make_fixture(flow, mode, run, tools, scratch):
     os.makedirs(run)
     db = os.path.join(run, flow.db)
     key = fixture_key(flow)
-    pl_flows.create_database(db, key, wal=mode != "delete")
     info = {}
+    if flow.fixture == "header":
+        pl_flows.create_database(db, pl_flows.quiet_password(pl_flows.OLD), wal=mode != "delete")
+        result = tools.cipherdb(run, ["plaintext-header", flow.db, "on", "--password-env", "PL_OLD"] + pl_flows.KDF)
+        if result.returncode != 0:
+            raise SetupError("plaintext-header on for the fixture failed: %s" % pl_check._text(result))
+    else:
+        pl_flows.create_database(db, key, wal=mode != "delete")
     if flow.fixture == "slots":
         result = tools.cipherdb(run, ["keys", flow.db, "convert", "--password-env", "PL_OLD"] + pl_flows.KDF)
         if result.returncode != 0:

@@ -23,7 +23,8 @@ enum PlaintextHeaderCommand {
                 changed = try manager.convertPlaintextHeader(enabled, progress: progress)
             }
             let form = enabled ? "the plaintext-header form (keep \(invocation.path).scm-salt with it)" : "the usual form"
-            Console.sayEscaped(changed ? "Converted \(invocation.path) to \(form)." : "\(invocation.path) is already in \(form): nothing was written.")
+            Console.sayEscaped(
+                changed ? "Converted \(invocation.path) to \(form)." : "\(invocation.path) is already in \(form): nothing was written.")
         }
     }
 }

@@ -64,7 +64,9 @@ enum SidecarCheck {
         }
         var checked = configuration
         // The copies checked here lie elsewhere, without the salt file of a plaintext header.
-        if key != nil, configuration.headerSalt == nil { checked.headerSalt = try Unlocking.headerSalt(path: path, configuration: configuration) }
+        if key != nil, configuration.headerSalt == nil {
+            checked.headerSalt = try Unlocking.headerSalt(path: path, configuration: configuration)
+        }
         let candidate = Candidate(key: key, configuration: checked)
         switch try state(probe, journal: journal, wal: wal) {
         case .absent, .inUse:

@@ -28,7 +28,8 @@ package struct KeySlotStore {
     package var databaseSalt: [UInt8]? {
         let file = DatabaseFile(path: database)
         guard file.kind() == .encryptedOrNotADatabase else { return nil }
-        return file.header(count: 16).flatMap { $0.count == 16 ? $0 : nil }
+        // A plaintext header keeps the salt beside the file (HeaderSaltFile).
+        return KeyDerivation.salt(ofFileAt: database)
     }
 
     package var hasCurrent: Bool { FileSystem.size(of: path) != nil }
@@ -76,6 +77,10 @@ package struct KeySlotStore {
     /// this file names.
     package func checkBinding(_ file: KeySlotFile, at slotPath: String) throws {
         guard let salt = databaseSalt, salt == file.databaseSalt else {
+            // A plaintext header without its salt file: name that file, not the slot file.
+            if DatabaseFile(path: database).isPlaintextSQLite, HeaderSaltFile.hasCipherReserve(database) {
+                _ = try HeaderSaltFile.read(for: database)
+            }
             throw KeySlotError.slotFileMismatch(path: slotPath, database: database)
         }
     }

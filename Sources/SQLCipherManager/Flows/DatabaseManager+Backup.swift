@@ -136,7 +136,7 @@ extension DatabaseManager {
         } catch {
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
-        backupConfiguration.headerSalt = try Self.headerSaltForBackup(at: target, cipher: backupConfiguration.cipher)
+        backupConfiguration.headerSalt = try Self.headerSaltForBackup(at: target, cipher: backupConfiguration.cipher, key: material)
         // A fresh salt, and the key derived for it once: the verification opens it without PBKDF2.
         let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher, salt: backupConfiguration.headerSalt)
         let operation = ExportOperation(

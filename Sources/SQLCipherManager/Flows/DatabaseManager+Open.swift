@@ -209,7 +209,7 @@ extension DatabaseManager {
         let staging = path + "-creating"
         try removeStaging(staging)
         var creating = configuration
-        creating.headerSalt = try Self.headerSaltForNewFile(at: path, cipher: configuration.cipher)
+        creating.headerSalt = try Self.headerSaltForNewFile(at: path, cipher: configuration.cipher, key: password)
         let (key, derived) = DerivedKeys.keyForNewFile(password, cipher: configuration.cipher, salt: creating.headerSalt)
         do {
             let connection = try Unlocking.connect(path: staging, mode: .readWriteCreate, key: key, configuration: creating)

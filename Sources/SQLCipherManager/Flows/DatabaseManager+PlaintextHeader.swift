@@ -57,15 +57,41 @@ extension DatabaseManager {
     /// The salt an export's copy of `path` is written with when the file or the copy is in the
     /// header form: the file's own, so the key derived for it stays the same. Into the header
     /// form the salt file is written first, durably. `nil` for two files in the usual form.
-    static func headerSaltForCopy(of path: String, cipher: CipherOptions) throws -> [UInt8]? {
+    ///
+    /// A key that names a salt of its own (`x'<key><salt>'`, as key slots bind the file) must
+    /// name that one: the salt file cannot change together with the file, so a change of the
+    /// salt (to or from key slots) is refused before anything is written.
+    static func headerSaltForCopy(of path: String, cipher: CipherOptions, key: SecretBytes) throws -> [UInt8]? {
         let inHeaderForm = isInHeaderForm(path)
         guard cipher.plaintextHeader || inHeaderForm else { return nil }
-        if inHeaderForm { return try HeaderSaltFile.read(for: path) }
-        guard let salt = KeyDerivation.salt(ofFileAt: path) else {
+        guard let salt = inHeaderForm ? try HeaderSaltFile.read(for: path) : KeyDerivation.salt(ofFileAt: path) else {
             throw DatabaseManagerError.verificationFailed(path: path, reason: "its salt (the first 16 bytes) cannot be read")
         }
-        try HeaderSaltFile.write(salt, for: path)
+        if let own = embeddedSalt(of: key), own != salt {
+            throw DatabaseManagerError.invalidOption(
+                name: "plaintextHeader",
+                reason: "this change gives the file a new salt (key slots bind it), which the plaintext-header form "
+                    + "cannot do crash-safely; convert with convertPlaintextHeader(false) first, then back")
+        }
+        if !inHeaderForm {
+            do { try HeaderSaltFile.write(salt, for: path) } catch { throw DatabaseManagerError(diagnosing: error, path: path) }
+        }
         return salt
+    }
+
+    /// The salt a raw key names (`x'<64 hex key><32 hex salt>'`), `nil` for a password or a bare key.
+    static func embeddedSalt(of key: SecretBytes) -> [UInt8]? {
+        let length = 3 + 2 * (32 + KeyDerivation.saltLength)
+        guard key.isRawKey, key.count == length else { return nil }
+        return key.withBytes { bytes -> [UInt8]? in
+            let hex = Array(bytes[(2 + 64)..<(length - 1)])
+            var salt: [UInt8] = []
+            for index in stride(from: 0, to: hex.count, by: 2) {
+                guard let byte = UInt8(String(decoding: hex[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+                salt.append(byte)
+            }
+            return salt
+        }
     }
 
     /// After an export's install (or its failure): a file in the usual form needs no salt
@@ -77,10 +103,11 @@ extension DatabaseManager {
 
     /// A new file in the header form (`cipher.plaintextHeader`): a fresh salt, stored durably
     /// beside `path` before the file exists, so no file in that form is ever without it.
-    static func headerSaltForNewFile(at path: String, cipher: CipherOptions) throws -> [UInt8]? {
+    /// A raw key that names its salt (a key-slot database) keeps that one.
+    static func headerSaltForNewFile(at path: String, cipher: CipherOptions, key: SecretBytes) throws -> [UInt8]? {
         guard cipher.plaintextHeader else { return nil }
         if let version = LinkedLibrary.cipherVersion { try cipher.validate(for: version) }
-        let salt = KeyDerivation.newSalt()
+        let salt = embeddedSalt(of: key) ?? KeyDerivation.newSalt()
         do {
             try HeaderSaltFile.write(salt, for: path)
         } catch {
@@ -90,8 +117,8 @@ extension DatabaseManager {
     }
 
     /// A backup in the header form: as a new file, its salt beside the backup.
-    static func headerSaltForBackup(at target: String, cipher: CipherOptions) throws -> [UInt8]? {
-        try headerSaltForNewFile(at: target, cipher: cipher)
+    static func headerSaltForBackup(at target: String, cipher: CipherOptions, key: SecretBytes) throws -> [UInt8]? {
+        try headerSaltForNewFile(at: target, cipher: cipher, key: key)
     }
 
     /// The encryption check of a new file: no SQLite header at its start, or, in the header

@@ -122,7 +122,7 @@ extension DatabaseManager {
         if let cipher { newConfiguration.cipher = cipher }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         var siblings: [DatabaseManager] = []
-        newConfiguration.headerSalt = try Self.headerSaltForCopy(of: path, cipher: newConfiguration.cipher)
+        newConfiguration.headerSalt = try Self.headerSaltForCopy(of: path, cipher: newConfiguration.cipher, key: key)
         // One PBKDF2 for the whole change: the copy gets a fresh salt (the kept one for a
         // plaintext header) and the key derived for it; the write lock's connection uses the
         // current file's derived key.

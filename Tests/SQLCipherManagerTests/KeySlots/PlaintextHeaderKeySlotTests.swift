@@ -69,3 +69,33 @@ struct PlaintextHeaderKeySlotTests {
         next.close()
     }
 }
+
+extension PlaintextHeaderKeySlotTests {
+    @Test("a change of the salt (to key slots) is refused in the header form, before anything is written")
+    func saltChangeRefused() throws {
+        guard LegacyFile.isV4 else { return }
+        let dir = TemporaryDirectory()
+        let manager = dir.manager {
+            $0.keySlots = .fast
+            $0.cipher.plaintextHeader = true
+        }
+        try manager.create(password: "secret")
+        try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
+        let before = Fixture.bytes(dir.file())
+        let salt = Fixture.bytes(URL(fileURLWithPath: HeaderSaltFile.path(for: dir.file().path)))
+        let error = thrownError { try manager.keySlots.enable(password: "secret") } as? DatabaseManagerError
+        guard case .invalidOption(let name, _)? = error else {
+            Issue.record("expected invalidOption, got \(String(describing: error))")
+            return
+        }
+        #expect(name == "plaintextHeader")
+        #expect(Fixture.bytes(dir.file()) == before)
+        #expect(Fixture.bytes(URL(fileURLWithPath: HeaderSaltFile.path(for: dir.file().path))) == salt)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+            !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
+        #expect(files.sorted() == ["test.db", "test.db.scm-salt"], "\(files)")
+        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 0)
+        manager.close()
+    }
+}

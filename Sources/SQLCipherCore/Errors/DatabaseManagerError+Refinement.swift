@@ -15,10 +15,30 @@ extension DatabaseManagerError {
                 + "truncated (or was written with a smaller page size)")
     }
 
+    /// `SQLITE_NOTADB` from a statement on a connection whose key was proven when it opened.
+    /// SQLCipher 3 returns it only when page 1 does not decrypt; SQLCipher 4 for any page that
+    /// fails its HMAC check. So: when the key still unlocks the file on a fresh connection
+    /// (`keyStillUnlocks`), a page is damaged: ``corrupt(path:underlying:)`` (see
+    /// ``damagedPage(path:after:)``); otherwise page 1 no longer decrypts because another
+    /// program re-keyed the file in place: ``keyChanged(path:)``.
+    package static func unreadablePage(_ error: SQLiteError, path: String, keyStillUnlocks: Bool) -> DatabaseManagerError {
+        keyStillUnlocks ? damagedPage(path: path, after: error) : .keyChanged(path: path)
+    }
+
+    /// ``corrupt(path:underlying:)`` for a page that did not decrypt once the key was proven
+    /// (`SQLITE_NOTADB` on SQLCipher 4): its underlying error is `SQLITE_CORRUPT`, as SQLCipher
+    /// 3 reports the same damage, and says which check failed.
+    package static func damagedPage(path: String, after error: SQLiteError) -> DatabaseManagerError {
+        guard error.code == .notADatabase else { return .corrupt(path: path, underlying: error) }
+        let message = "database disk image is malformed: a page does not decrypt with the key that decrypted page 1"
+        return .corrupt(path: path, underlying: SQLiteError(extendedCode: .corrupt, message: message, sql: error.sql))
+    }
+
     /// A statement's failure that is about the file, not the SQL, said like the same error at
     /// open: `SQLITE_CORRUPT` → ``DatabaseManagerError/corrupt(path:underlying:)``,
-    /// `SQLITE_NOTADB` (page 1 no longer decrypts with this connection's key: another program
-    /// re-keyed the file in place) → ``DatabaseManagerError/keyChanged(path:)``, `SQLITE_BUSY` and `SQLITE_LOCKED` →
+    /// `SQLITE_NOTADB` → ``DatabaseManagerError/keyChanged(path:)`` (the callers that can try
+    /// the key again on a fresh connection tell a damaged page apart first, with
+    /// ``unreadablePage(_:path:keyStillUnlocks:)``), `SQLITE_BUSY` and `SQLITE_LOCKED` →
     /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error.
     /// Any other error is returned as it is.
     package static func translatingQueryError(_ error: any Error, path: String) -> any Error {

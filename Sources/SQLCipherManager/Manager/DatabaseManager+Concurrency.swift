@@ -95,6 +95,11 @@ extension DatabaseManager {
     func onReader<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         do {
             return try body(db)
+        } catch let error as SQLiteError where error.code == .notADatabase {
+            let unlocks = keyStillUnlocks(db) {
+                lock.isHeldByCurrentThread ? keyStillUnlocks(path: db.connection.path) : readers.freshConnectionUnlocks()
+            }
+            throw DatabaseManagerError.unreadablePage(error, path: db.connection.path, keyStillUnlocks: unlocks)
         } catch let error as SQLiteError {
             throw DatabaseManagerError.translatingQueryError(error, path: db.connection.path)
         }

@@ -39,7 +39,7 @@ extension DatabaseManager {
         do {
             return try body(db)
         } catch let error as SQLiteError {
-            if let changed = keyChangeError(of: db, after: error) { throw changed }
+            if let failure = pageFailureError(of: db, after: error) { throw failure }
             throw DatabaseManagerError.translatingQueryError(error, path: databasePath ?? "")
         }
     }

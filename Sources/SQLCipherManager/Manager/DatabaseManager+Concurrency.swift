@@ -96,9 +96,8 @@ extension DatabaseManager {
         do {
             return try body(db)
         } catch let error as SQLiteError where error.code == .notADatabase {
-            let unlocks = keyStillUnlocks(db) {
-                lock.isHeldByCurrentThread ? keyStillUnlocks(path: db.connection.path) : readers.freshConnectionUnlocks()
-            }
+            // Outside the writer's lock only the reader itself can try its key again.
+            let unlocks = keyStillUnlocks(db) { lock.isHeldByCurrentThread && keyStillUnlocks(path: db.connection.path) }
             throw DatabaseManagerError.unreadablePage(error, path: db.connection.path, keyStillUnlocks: unlocks)
         } catch let error as SQLiteError {
             throw DatabaseManagerError.translatingQueryError(error, path: db.connection.path)

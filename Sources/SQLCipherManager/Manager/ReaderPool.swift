@@ -100,15 +100,6 @@ final class ReaderPool: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// `true` when a new connection, opened as the pool opens its readers, unlocks the file (it
-    /// is closed at once); `false` when the pool is not configured or that open fails.
-    func freshConnectionUnlocks() -> Bool {
-        guard let recipe = condition.withLock({ recipe }), let connection = try? recipe.open() else { return false }
-        connection.keepWALOnClose()
-        connection.close()
-        return true
-    }
-
     /// Closes every connection, waiting for the readers that hold one to finish.
     func closeAll() {
         for connection in detachAll() { connection.close() }

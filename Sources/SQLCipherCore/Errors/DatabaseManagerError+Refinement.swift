@@ -25,11 +25,12 @@ extension DatabaseManagerError {
         keyStillUnlocks ? damagedPage(path: path, after: error) : .keyChanged(path: path)
     }
 
-    /// ``corrupt(path:underlying:)`` for a page that did not decrypt once the key was proven
-    /// (`SQLITE_NOTADB` on SQLCipher 4): its underlying error is `SQLITE_CORRUPT`, as SQLCipher
+    /// ``corrupt(path:underlying:)`` for a page that did not decrypt once the key was proven:
+    /// `SQLITE_NOTADB`, or the `SQLITE_ERROR` SQLCipher 4 leaves a check that met such a page
+    /// with (its pager error state). The underlying error is then `SQLITE_CORRUPT`, as SQLCipher
     /// 3 reports the same damage, and says which check failed.
     package static func damagedPage(path: String, after error: SQLiteError) -> DatabaseManagerError {
-        guard error.code == .notADatabase else { return .corrupt(path: path, underlying: error) }
+        guard error.code == .notADatabase || error.code == .error else { return .corrupt(path: path, underlying: error) }
         let message = "database disk image is malformed: a page does not decrypt with the key that decrypted page 1"
         return .corrupt(path: path, underlying: SQLiteError(extendedCode: .corrupt, message: message, sql: error.sql))
     }

@@ -15,12 +15,12 @@ extension DatabaseManagerError {
                 + "truncated (or was written with a smaller page size)")
     }
 
-    /// `SQLITE_NOTADB` from a statement on a connection whose key was proven when it opened.
-    /// SQLCipher 3 returns it only when page 1 does not decrypt; SQLCipher 4 for any page that
-    /// fails its HMAC check. So: when the key still unlocks the file on a fresh connection
-    /// (`keyStillUnlocks`), a page is damaged: ``corrupt(path:underlying:)`` (see
-    /// ``damagedPage(path:after:)``); otherwise page 1 no longer decrypts because another
-    /// program re-keyed the file in place: ``keyChanged(path:)``.
+    /// `SQLITE_NOTADB` from a statement on a connection whose key was proven when it opened:
+    /// page 1 did not decrypt this time (3.4.1 and 4.6.1 report a damaged data page as
+    /// `SQLITE_CORRUPT`). That is a key changed by another program only if the key no longer
+    /// unlocks the file (`keyStillUnlocks` false): ``keyChanged(path:)``; otherwise the read met
+    /// a damaged page: ``corrupt(path:underlying:)`` (see ``damagedPage(path:after:)``), and the
+    /// manager is not closed for a key that still works.
     package static func unreadablePage(_ error: SQLiteError, path: String, keyStillUnlocks: Bool) -> DatabaseManagerError {
         keyStillUnlocks ? damagedPage(path: path, after: error) : .keyChanged(path: path)
     }

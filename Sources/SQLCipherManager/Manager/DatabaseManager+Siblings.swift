@@ -125,10 +125,9 @@ extension DatabaseManager {
     /// ``DatabaseManagerError/keyChanged(path:)`` when this manager's key no longer unlocks the
     /// file, because another program re-keyed it in place (a file is never replaced while
     /// another connection has it open): the connection is closed and the delegate hears it.
-    /// When the key still unlocks it, and for `SQLITE_CORRUPT`, a page is damaged (SQLCipher 4
-    /// reports a failed HMAC check on any page as `SQLITE_NOTADB`):
-    /// ``DatabaseManagerError/corrupt(path:underlying:)``, the manager stays open. `nil` for
-    /// any other error. Called under the lock.
+    /// When the key still unlocks it, and for `SQLITE_CORRUPT` (a data page that fails its
+    /// HMAC check), a page is damaged: ``DatabaseManagerError/corrupt(path:underlying:)``, the
+    /// manager stays open. `nil` for any other error. Called under the lock.
     func pageFailureError(of db: Database, after error: SQLiteError) -> DatabaseManagerError? {
         let path = db.connection.path
         switch error.code {
@@ -163,10 +162,9 @@ extension DatabaseManager {
     }
 
     /// Whether the key of `db`, which just met `SQLITE_NOTADB`, still unlocks its file. Outside a
-    /// transaction `db` reads the schema again itself: SQLite first rolls back the `-journal` a
-    /// write that failed this way leaves (SQLCipher 4 puts the pager in its error state, which
-    /// keeps the journal), then page 1 decrypts with the connection's key or not. Inside a
-    /// transaction, or when that read fails, a fresh connection decides (`fresh`).
+    /// transaction `db` reads the schema again itself (the pager left the error state of the
+    /// failed read when that statement ended): page 1 decrypts with the connection's key or not.
+    /// Inside a transaction, or when that read fails, a fresh connection decides (`fresh`).
     func keyStillUnlocks(_ db: Database, fresh: () -> Bool) -> Bool {
         if db.connection.isAutocommit, (try? db.connection.executeScript("SELECT count(*) FROM sqlite_master")) != nil {
             return true

@@ -72,14 +72,14 @@ extension DatabaseManager {
         return .upgraded(from: format, to: found)
     }
 
-    /// After `didOpen`: tells the delegate when the file is in an older format, and upgrades it
-    /// when ``DatabaseConfiguration/upgradesFormatOnOpen`` asks and the open found the format by
-    /// itself. A failed upgrade leaves the database open in its old format
-    /// (`didFailToUpgradeFormat` said why); it does not fail the open.
+    /// After `didOpen`: when the open found the file in an older format by itself (not with
+    /// settings the app named: those are the ones it wants), tells the delegate, and upgrades
+    /// it when ``DatabaseConfiguration/upgradesFormatOnOpen`` asks. A failed upgrade leaves the
+    /// database open in its old format (`didFailToUpgradeFormat` said why); it does not fail the open.
     func reportOlderFormat() throws {
-        guard let format = openFileFormat, format.isUpgradeAvailable else { return }
+        guard foundCipher != nil, let format = openFileFormat, format.isUpgradeAvailable else { return }
         notify(.didFindOlderFormat(format))
-        guard configuration.upgradesFormatOnOpen, FormatFallback.applies(to: configuration.cipher) else { return }
+        guard configuration.upgradesFormatOnOpen else { return }
         do {
             _ = try upgradeFormatFlow(progress: nil)
         } catch {

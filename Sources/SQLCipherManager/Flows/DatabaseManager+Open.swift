@@ -33,6 +33,10 @@ extension DatabaseManager {
     /// reads an empty key as "no encryption"). The policy is applied when the open
     /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``).
     ///
+    /// With SQLCipher 4 linked and ``DatabaseConfiguration/cipher`` left at the defaults, a file
+    /// in SQLCipher 3's format opens too (one more key derivation; ``fileFormat`` and
+    /// `didFindOlderFormat` say so, ``upgradeFormat(progress:)`` converts it).
+    ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for a wrong
     ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…

@@ -30,8 +30,10 @@ public enum DatabaseEvent: Sendable, Equatable {
     /// The cached key was forgotten and zeroed by ``DatabaseManager/close(forgettingKey:)``: the
     /// database is locked, the next open needs the password or key again.
     case didForgetKey
-    /// The database just opened is in an older format than the linked SQLCipher writes
-    /// (``DatabaseManager/formatUpgradeAvailable``); right after ``didOpen``.
+    /// The open found the database in an older format than the linked SQLCipher writes, by
+    /// itself (``DatabaseConfiguration/cipher`` left at the defaults: a SQLCipher 3 file on
+    /// SQLCipher 4); right after ``didOpen``. Settings the app named raise no event:
+    /// ``DatabaseManager/formatUpgradeAvailable`` tells for any file.
     case didFindOlderFormat(DatabaseFileFormat)
     /// A format upgrade has started, from this format.
     case willUpgradeFormat(DatabaseFileFormat)

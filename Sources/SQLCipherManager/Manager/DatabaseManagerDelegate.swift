@@ -46,7 +46,8 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     func databaseManagerDidClose(_ manager: DatabaseManager)
     /// ``DatabaseManager/close(forgettingKey:)`` forgot the cached key: the next open needs the password again.
     func databaseManagerDidForgetKey(_ manager: DatabaseManager)
-    /// The database just opened is in an older SQLCipher format than the linked library writes:
+    /// The open found the database in an older SQLCipher format than the linked library writes,
+    /// without the app naming its settings (a SQLCipher 3 file on SQLCipher 4):
     /// ``DatabaseManager/upgradeFormat(progress:)`` converts it. Not in the original.
     func databaseManager(_ manager: DatabaseManager, didFindOlderFormat format: DatabaseFileFormat)
     /// A format upgrade has started (``DatabaseManager/upgradeFormat(progress:)``).

@@ -20,7 +20,7 @@ import SQLCipherQuery
 /// or, where nothing can be derived, with the password itself.
 enum DerivedKeys {
     /// The raw key SQLCipher derives from `key` (a password) for `salt` under `cipher`, or
-    /// `nil` when it cannot be computed here (a raw key, `cipher_compatibility`, unknown defaults).
+    /// `nil` when it cannot be computed here (a raw key, values out of range, unknown defaults).
     static func derive(_ key: SecretBytes, salt: [UInt8], cipher: CipherOptions) -> KeyDerivation.Derived? {
         // Options out of range are refused by the flows before any key is used; never run
         // PBKDF2 for them here (a kdf_iter of 2^31 would take minutes).
@@ -62,7 +62,7 @@ enum DerivedKeys {
                 let (connection, derived) = try connectOnce(
                     path: path, mode: mode, key: key, known: index == 0 ? known : nil, configuration: attempt)
                 return (connection, derived, cipher)
-            } catch  where FormatFallback.isRefusal(error) {
+            } catch let error where FormatFallback.isRefusal(error) {
                 refusal = refusal ?? error
             }
         }

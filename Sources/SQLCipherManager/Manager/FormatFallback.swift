@@ -22,8 +22,9 @@ enum FormatFallback {
         return version >= SQLCipherVersion(4, 0, 1)
     }
 
-    /// The settings an open tries, in order: the ones found for this file at the last open with
-    /// the same key (`remembered`), the configured ones, then SQLCipher 3's when they apply.
+    /// The settings an open tries, in order: the ones an earlier open found for the file
+    /// (`remembered`, kept with the cached key), the configured ones, then SQLCipher 3's when
+    /// they apply. At most two: `remembered` is only ever SQLCipher 3's.
     static func attempts(configured: CipherOptions, remembered: CipherOptions?) -> [CipherOptions] {
         var list: [CipherOptions] = []
         if let remembered { list.append(remembered) }
@@ -57,7 +58,7 @@ extension DatabaseManager {
     func connectToFile(path: String, key: SecretBytes) throws -> Connection {
         do {
             return try Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: connectionConfiguration)
-        } catch  where foundCipher == nil && FormatFallback.applies(to: configuration.cipher) && FormatFallback.isRefusal(error) {
+        } catch let error where foundCipher == nil && FormatFallback.applies(to: configuration.cipher) && FormatFallback.isRefusal(error) {
             var legacy = configuration
             legacy.cipher = FormatFallback.sqlcipher3
             guard let connection = try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: legacy) else {

@@ -20,6 +20,8 @@ package struct ExportOperation {
         case decrypt
         /// A copy of an open database into a new file (a create, like decrypt).
         case backup
+        /// A file in an older SQLCipher format rewritten in the linked library's (a replace, like rekey).
+        case upgrade
     }
 
     /// Opens the verified copy on a fresh connection, keyed (`key`) or plaintext (`nil`), with

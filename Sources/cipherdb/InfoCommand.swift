@@ -30,7 +30,7 @@ enum InfoCommand {
         }
         guard Passwords(invocation: invocation).isGiven || invocation.has(.keyFile) else { return }
         do {
-            try Session.withOpenDatabase(invocation) { try printContents(of: $0) }
+            try Session.withOpenDatabase(invocation) { try printContents(of: $0, path: invocation.path) }
         } catch let mismatch as SettingsMismatch {
             Console.sayEscaped("unlock: \(mismatch.summary)")
             throw mismatch
@@ -38,10 +38,18 @@ enum InfoCommand {
     }
 
     /// Cipher settings, schema version and tables of an unlocked database.
-    static func printContents(of manager: DatabaseManager) throws {
+    static func printContents(of manager: DatabaseManager, path: String) throws {
         let cipher = try manager.cipherInfo
         Console.sayEscaped("cipher: SQLCipher \(cipher.version) (\(cipher.provider ?? "?"))")
         Console.sayEscaped("settings: \(cipher.settings)")
+        if let format = manager.fileFormat {
+            Console.sayEscaped("format: \(format)")
+            if format.isUpgradeAvailable {
+                Console.sayEscaped(
+                    "upgrade: available: `cipherdb upgrade \(path)` rewrites it in SQLCipher "
+                        + "\(format.currentMajorVersion)'s format (SQLCipher \(format.majorVersion) can then no longer read it)")
+            }
+        }
         Console.sayEscaped("schema version: \(try manager.schemaVersion)")
         let tables = try manager.fetchAll(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

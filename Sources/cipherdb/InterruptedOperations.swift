@@ -31,6 +31,7 @@ enum InterruptedOperations {
                 case .rekey: "the file there is the copy that was verified with the new password and settings"
                 case .encrypt: "the file there is the encrypted copy that was verified"
                 case .decrypt: "the file there is the complete plaintext copy that was verified"
+                case .upgrade: "the file there is the copy that was verified in the linked SQLCipher's format"
                 default: "the file there is the verified copy"
                 }
             return "finished the interrupted \(what) of \(path): \(result)."

@@ -25,6 +25,10 @@ enum MigrationCommands {
         CommandSpec(
             name: "settings", arguments: ["DB"], options: CommandSpec.unlocking + [.setKdfIter, .setPageSize, .setDefaults],
             summary: "re-encrypt with other cipher settings (--set-kdf-iter N, --set-page-size N, --set-defaults)", run: settings),
+        CommandSpec(
+            name: "upgrade", arguments: ["DB"], options: CommandSpec.unlocking,
+            summary: "rewrite a database in an older SQLCipher format (1-3) in the linked SQLCipher's, keeping its password",
+            run: upgrade),
     ]
 
     static func rekey(_ invocation: Invocation) throws {
@@ -111,6 +115,26 @@ enum MigrationCommands {
                     + (flags.isEmpty
                         ? "These are SQLCipher's defaults: open it without --kdf-iter, --page-size or --no-hmac."
                         : "Open it with `\(flags)` from now on."))
+        }
+    }
+
+    static func upgrade(_ invocation: Invocation) throws {
+        try Session.withOpenDatabase(invocation) { manager in
+            var result: FormatUpgradeResult?
+            try withProgress("Upgrading") { progress in result = try manager.upgradeFormat(progress: progress) }
+            switch result {
+            case .alreadyCurrent(let format)?:
+                Console.sayEscaped(
+                    "\(invocation.path) is already in the linked SQLCipher's format (\(format)): nothing was written.")
+            case .upgraded(let old, let new)?:
+                // The file now has the defaults: a record of other settings beside it is stale.
+                try? SettingsRecord(databasePath: invocation.path).write(CipherOptions())
+                Console.sayEscaped(
+                    "Upgraded \(invocation.path) from the \(old) to the \(new). Open it without --kdf-iter, --page-size, "
+                        + "--no-hmac, --legacy-kdf or --compatibility from now on; SQLCipher \(old.majorVersion) can no longer read it.")
+            case nil:
+                break
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import Testing
     static let clean = [
         "rekey/delete", "rekey/wal-pending", "first-launch/delete", "keys-convert/delete", "keys-rotate/delete",
         "keys-change-password/wal-pending",
+        "upgrade/delete", "upgrade/wal", "upgrade/wal-pending",
     ]
     /// States per flow and mode: spread over the crash-state families by the tool. One flow at
     /// a time (the suite is serialized), so that the timing-sensitive suites beside it keep

@@ -13,6 +13,7 @@ import SQLCipherManager
 //          to be killed), hold-open (commits 50 rows to the -wal, writes "HOLDING" to
 //          <directory>/marker, keeps the database open until <directory>/release exists),
 //          exec-sql (runs <directory>/script.sql on test.db and exits), slots-* (KeySlotFlows.swift),
+//          upgrade (UpgradeFlow.swift: test.db from SQLCipher 2's format to the linked library's),
 //          rekey-ledger-in-place (the same without settings),
 //          settings (kdf_iter 4000 → 5000, same password, on test.db), rekey-ledger /
 //          encrypt-ledger / settings-ledger (rekey "old-secret" → "new-secret" with explicit
@@ -152,6 +153,8 @@ do {
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }
         }
+    case "upgrade":
+        try runUpgradeFlow(database: database, ready: ready)
     case let keySlotFlow where keySlotFlow.hasPrefix("slots-"):
         try runKeySlotFlow(keySlotFlow, database: database, configuration: configuration, ready: ready)
     default:

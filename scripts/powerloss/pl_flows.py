@@ -31,6 +31,8 @@ PLAIN = {"kind": "plain"}
 # MARK: - The sqlcipher shell
 
 def _prelude(key):
+    if "prelude" in key:
+        return list(key["prelude"])
     if key["kind"] == "password":
         return ["PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"]]
     if key["kind"] == "raw":
@@ -118,9 +120,10 @@ def export_key(tools, folder, db, secret):
 class Flow:
     """name, database file, fixture kind (encrypted, plaintext, slots), command, forms."""
 
-    def __init__(self, name, fixture, command, old, new, db="db.db", out=None, extra_files=(), kind="one-of"):
+    def __init__(self, name, fixture, command, old, new, db="db.db", out=None, extra_files=(), kind="one-of", fixture_key=None):
         self.name, self.fixture, self.command, self.old, self.new = name, fixture, command, old, new
         self.db, self.out, self.extra_files, self.kind = db, out, extra_files, kind
+        self.fixture_key = fixture_key
 
     def allowed(self, path):
         names = [self.db + s for s in SQLITE_FILES] + list(self.extra_files)
@@ -151,7 +154,34 @@ def flows():
                             None, None, extra_files=("db.db.scm-keys",), kind="rotate"),
         "first-launch": Flow("first-launch", "plaintext", ("helper", ["first-launch", "{folder}"]), PLAIN, None, db="test.db",
                              extra_files=("keys", "keys/db", "keys/.lock"), kind="first-launch"),
+        "upgrade": upgrade_flow(),
     }
+
+
+# MARK: - The format upgrade
+
+def linked_major():
+    """The major version of the SQLCipher the `sqlcipher` shell (and cipherdb) runs."""
+    result = subprocess.run(["sqlcipher", "-batch", ":memory:"], input=b"PRAGMA key = 'k';\nPRAGMA cipher_version;\n",
+                            capture_output=True, timeout=60)
+    # 4.x answers the key with "ok" first.
+    match = re.search(rb"^(\d+)\.\d+", result.stdout, re.M)
+    return int(match.group(1)) if match else 3
+
+
+def upgrade_flow():
+    """`cipherdb upgrade`: a SQLCipher 2-format file (4000 PBKDF2-HMAC-SHA1 iterations, 1024-byte
+    pages) rewritten in the linked SQLCipher's format, same password: on 4.x the fixture is
+    written with `cipher_compatibility = 2` and the result has SQLCipher 4's defaults; on 3.x
+    it has 4000 iterations and the result SQLCipher 3's 64000."""
+    v4 = linked_major() >= 4
+    settings = ["--compatibility", "2"] if v4 else ["--kdf-iter", "4000", "--legacy-kdf"]
+    # SQLCipher 4 answers `PRAGMA key` with a row: it goes to /dev/null, not into the checks.
+    key = [".output /dev/null", "PRAGMA key = '%s';" % OLD]
+    old = dict(password(OLD, 4000), prelude=key + (["PRAGMA cipher_compatibility = 2;"] if v4 else ["PRAGMA kdf_iter = 4000;"]) + [".output stdout"])
+    new = dict(password(OLD, 256000 if v4 else 64000), prelude=key + [".output stdout"])
+    return Flow("upgrade", "encrypted", ("cipherdb", ["upgrade", "db.db", "--password-env", "PL_OLD"] + settings), old, new,
+                fixture_key=old)
 
 
 MODES = ("delete", "wal", "wal-pending")

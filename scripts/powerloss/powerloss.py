@@ -43,6 +43,8 @@ class SetupError(Exception):
 
 
 def fixture_key(flow):
+    if flow.fixture_key is not None:
+        return flow.fixture_key
     return pl_flows.PLAIN if flow.fixture == "plaintext" else pl_flows.password(pl_flows.OLD)
 
 

@@ -30,11 +30,16 @@ package enum KeyDerivation {
         rawKey(password: password, salt: salt, iterations: iterations, algorithm: algorithm).map { Derived(rawKey: $0, salt: salt) }
     }
 
+    /// Counts the derivations this thread runs while bound with `$counter.withValue`: how the
+    /// tests see that an unlock costs one PBKDF2.
+    @TaskLocal package static var counter: DerivationCounter?
+
     /// The raw key form `x'<key><salt>'` for `password` (UTF-8, as given to `sqlite3_key`).
     package static func rawKey(
         password: SecretBytes, salt: [UInt8], iterations: Int, algorithm: KDFAlgorithm
     ) -> SecretBytes? {
         guard salt.count == saltLength, iterations > 0, iterations <= Int(Int32.max) else { return nil }
+        counter?.add()
         let derived = SecretBytes(zeroedCount: 32)
         let ok = password.withBytes { pass in
             derived.withMutableBytes { out in
@@ -69,4 +74,17 @@ package enum KeyDerivation {
         case .sha512: EVP_sha512()
         }
     }
+}
+
+/// How many key derivations ran while it was bound (``KeyDerivation/counter``).
+package final class DerivationCounter: @unchecked Sendable {
+    // @unchecked: `value` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    package init() {}
+
+    package var count: Int { lock.withLock { value } }
+
+    func add() { lock.withLock { value += 1 } }
 }

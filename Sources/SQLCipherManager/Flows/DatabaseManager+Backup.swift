@@ -125,7 +125,7 @@ extension DatabaseManager {
     private func backupPlan(target: String, key: BackupKey, options: CipherOptions?) throws -> (Connection, ExportOperation) {
         let db = try requireDatabase()
         let path = db.connection.path
-        var backupConfiguration = configuration
+        var backupConfiguration = connectionConfiguration
         if let options { backupConfiguration.cipher = options }
         try backupConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         let material = try backupKeyMaterial(key, path: path)
@@ -140,7 +140,7 @@ extension DatabaseManager {
         let (copyKey, _) = DerivedKeys.keyForNewFile(material, cipher: backupConfiguration.cipher)
         let operation = ExportOperation(
             .backup, target: target, install: .create, key: copyKey, configuration: backupConfiguration)
-        let source = try Unlocking.connect(path: path, mode: .readWrite, key: sourceKey, configuration: configuration)
+        let source = try Unlocking.connect(path: path, mode: .readWrite, key: sourceKey, configuration: connectionConfiguration)
         return (source, operation)
     }
 

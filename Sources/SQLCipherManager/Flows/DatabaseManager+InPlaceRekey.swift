@@ -38,7 +38,7 @@ extension DatabaseManager {
             return keepsSalt ? (key, nil) : nil
         }
         guard Array(salt.prefix(KeySlotFile.saltMarker.count)) != KeySlotFile.saltMarker else { return nil }
-        let derived = DerivedKeys.derive(key, salt: salt, cipher: configuration.cipher)
+        let derived = DerivedKeys.derive(key, salt: salt, cipher: connectionConfiguration.cipher)
         return (derived?.rawKey ?? key, derived)
     }
 
@@ -47,7 +47,7 @@ extension DatabaseManager {
     ) throws {
         let db = try requireDatabase()
         let path = db.connection.path
-        try configuration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
+        try connectionConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
         notify(.willRekey)
@@ -72,7 +72,7 @@ extension DatabaseManager {
         cachedKey = key
         derivedKey = newDerived
         configureReaders()
-        reopenSiblings(siblings, key: key, derived: newDerived, cipher: configuration.cipher)
+        reopenSiblings(siblings, key: key, derived: newDerived, cipher: nil)
         progress?(1)
         notify(.didRekey)
     }
@@ -131,7 +131,7 @@ extension DatabaseManager {
             failure = error
         }
         if !connection.isAutocommit { try? connection.executeScript("ROLLBACK") }
-        if Unlocking.opens(path: connection.path, key: newKey, configuration: configuration) { return true }
+        if Unlocking.opens(path: connection.path, key: newKey, configuration: connectionConfiguration) { return true }
         closeConnection()
         // A COMMIT that failed says why (a reader kept the lock: busy); a failed page loop says nothing.
         if let failure { throw failure }

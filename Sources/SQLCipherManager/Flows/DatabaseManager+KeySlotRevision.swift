@@ -19,10 +19,10 @@ extension DatabaseManager {
         }
         let connection: Connection
         do {
-            connection = try Unlocking.connect(path: store.database, mode: .readWrite, key: key, configuration: configuration)
+            connection = try connectToFile(path: store.database, key: key)
         } catch let error as DatabaseManagerError {
             let refined = error.refinedUnlockFailure(
-                path: store.database, pageSize: configuration.cipher.expectedPageSize, rawKey: true)
+                path: store.database, pageSize: connectionConfiguration.cipher.expectedPageSize, rawKey: true)
             if case .incorrectKeyOrSettings = refined { throw outdated }
             return
         } catch {
@@ -45,7 +45,7 @@ extension DatabaseManager {
             try? KeySlotRevision.record(file.currentRevision, databaseID: file.databaseID, in: open.connection)
             return
         }
-        guard let connection = try? Unlocking.connect(path: store.database, mode: .readWrite, key: key, configuration: configuration)
+        guard let connection = try? connectToFile(path: store.database, key: key)
         else { return }
         defer { connection.close() }
         try? KeySlotRevision.record(file.currentRevision, databaseID: file.databaseID, in: connection)

@@ -108,7 +108,7 @@ extension DatabaseManager {
 
     /// `true` when `key` opens the file (a fresh connection, closed at once).
     func opensDatabase(_ path: String, with key: SecretBytes) -> Bool {
-        guard let connection = try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration) else {
+        guard let connection = try? connectToFile(path: path, key: key) else {
             return false
         }
         connection.close()

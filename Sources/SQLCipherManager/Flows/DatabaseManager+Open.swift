@@ -33,6 +33,10 @@ extension DatabaseManager {
     /// reads an empty key as "no encryption"). The policy is applied when the open
     /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``).
     ///
+    /// With SQLCipher 4 linked and ``DatabaseConfiguration/cipher`` left at the defaults, a file
+    /// in SQLCipher 3's format opens too (one more key derivation; ``fileFormat`` and
+    /// `didFindOlderFormat` say so, ``upgradeFormat(progress:)`` converts it).
+    ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for a wrong
     ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
     ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…
@@ -122,9 +126,10 @@ extension DatabaseManager {
         }
         let connection: Connection
         var derived: KeyDerivation.Derived?
+        let cipher: CipherOptions
         var interruptedRekey: InPlaceRekeyMarker?
         do {
-            (connection, derived) = try connectForOpen(key: key, creating: creating, stale: &interruptedRekey)
+            (connection, derived, cipher) = try connectForOpen(key: key, creating: creating, stale: &interruptedRekey)
         } catch {
             retire(connected: false)
             let error = InPlaceRekeyCheck.explainingInterrupted(
@@ -143,12 +148,14 @@ extension DatabaseManager {
                 throw DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
             }
         }
+        foundCipher = cipher == configuration.cipher ? nil : cipher
         database = Database(connection: connection)
         if key !== cachedKey { passwordDigest = slotPassword.map(PasswordDigest.of) }
         cachedKey = key
         derivedKey = derived
         configureReaders()
         notify(creating ? .didCreate : .didOpen)
+        if !creating { try reportOlderFormat() }
         if let migrator = schemaMigrator, database != nil {
             do { try migrate(using: migrator) } catch {
                 close()
@@ -158,20 +165,25 @@ extension DatabaseManager {
     }
 
     /// The connection an open starts from: recovery of an interrupted operation, then the new
-    /// file, or the unlock of the existing one and the checks after it. `stale` receives the
-    /// marker of an interrupted key change in place, for the error of a refused key.
+    /// file, or the unlock of the existing one and the checks after it, with the settings that
+    /// opened it (``FormatFallback``). `stale` receives the marker of an interrupted key change
+    /// in place, for the error of a refused key.
     private func connectForOpen(
         key: SecretBytes, creating: Bool, stale: inout InPlaceRekeyMarker?
-    ) throws -> (Connection, KeyDerivation.Derived?) {
+    ) throws -> (Connection, KeyDerivation.Derived?, CipherOptions) {
         let path = try requirePath()
         stale = InPlaceRekeyMarker.takeStale(for: path)
         try InterruptedOperationRecovery.recover(atPath: path)
-        if creating { return try createFile(path: path, key: key) }
+        if creating {
+            let (connection, derived) = try createFile(path: path, key: key)
+            return (connection, derived, configuration.cipher)
+        }
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let known = key === cachedKey ? derivedKey : nil
-        let (connection, derived) = try DerivedKeys.connect(
-            path: path, mode: .readWrite, key: key, known: known, configuration: configuration)
+        let ciphers = FormatFallback.attempts(configured: configuration.cipher, remembered: foundCipher)
+        let (connection, derived, cipher) = try DerivedKeys.connect(
+            path: path, mode: .readWrite, key: key, known: known, configuration: configuration, ciphers: ciphers)
         do {
             try Unlocking.checkFileLength(connection, path: path)
             if configuration.checksIntegrityOnOpen { try IntegrityCheck.verify(connection, path: path) }
@@ -179,7 +191,7 @@ extension DatabaseManager {
             connection.close()
             throw error
         }
-        return (connection, derived)
+        return (connection, derived, cipher)
     }
 
     /// Builds the database in `<path>-creating`, checks its header is encrypted, then links it

@@ -88,30 +88,47 @@ extension DatabaseManager {
 
     func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
         // Only a change of settings (or of the salt) needs a new file.
-        if options == nil || options == configuration.cipher, let path = database?.connection.path,
+        if options == nil || options == connectionConfiguration.cipher, let path = database?.connection.path,
             let keyed = inPlaceKey(for: key, path: path)
         {
             return try inPlaceRekeyFlow(key: key, keyed: keyed, progress: progress)
         }
         let db = try requireDatabase()
+        try (options ?? connectionConfiguration.cipher).validate(for: LinkedLibrary.cipherVersion(of: db.connection))
+        guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+        guard cachedKey != nil else { throw DatabaseManagerError.noCachedKey }
+        notify(.willRekey)
+        try replaceThroughExport(
+            .rekey, key: key, cipher: options, progress: progress, failed: { .didFailToRekey($0) }, siblingsHear: .didRekey)
+        notify(.didRekey)
+    }
+
+    /// The export-based replace of the open file (a rekey with new settings, a format upgrade):
+    /// a copy keyed with `key` (derived once, for the copy's fresh salt) and written with
+    /// `cipher` (`nil`: the file's own), verified, installed with one `rename` while this
+    /// connection holds the file for itself; then the configuration's cipher options become
+    /// `cipher` (the settings found for the old file are dropped) and the writer, readers and
+    /// siblings (which hear `siblingsHear`) are opened again on the new file. A failure before the install reopens the old file, tells
+    /// the delegate `failed(error)` and throws; a failure to reopen after it is `didFail`.
+    func replaceThroughExport(
+        _ kind: ExportOperation.Kind, key: SecretBytes, cipher: CipherOptions?, progress: ((Double) -> Void)?,
+        failed: (DatabaseManagerError) -> DatabaseEvent, siblingsHear: DatabaseEvent
+    ) throws {
+        let db = try requireDatabase()
         // The open file, even if databaseURL was changed since (that takes effect at the next open).
         let path = db.connection.path
-        var newConfiguration = configuration
-        if let options { newConfiguration.cipher = options }
-        try newConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
-        guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
+        let oldConfiguration = connectionConfiguration
+        var newConfiguration = oldConfiguration
+        if let cipher { newConfiguration.cipher = cipher }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
-        notify(.willRekey)
         var siblings: [DatabaseManager] = []
-        // One PBKDF2 for the whole rekey: the copy gets a fresh salt and the key derived for it;
+        // One PBKDF2 for the whole change: the copy gets a fresh salt and the key derived for it;
         // the write lock's connection uses the current file's derived key.
         let (newKey, newDerived) = DerivedKeys.keyForNewFile(key, cipher: newConfiguration.cipher)
         let lockKey = derivedKey?.rawKey ?? oldKey
         do {
             siblings = try pauseSiblings(of: db.connection)
-            let operation = ExportOperation(
-                .rekey, target: path, install: .replace, key: newKey, configuration: newConfiguration)
-            let oldConfiguration = configuration
+            let operation = ExportOperation(kind, target: path, install: .replace, key: newKey, configuration: newConfiguration)
             try operation.replace(
                 releaseSource: { closeConnection() },
                 openSource: { try Unlocking.connect(path: path, mode: .readWrite, key: lockKey, configuration: oldConfiguration) },
@@ -120,14 +137,17 @@ extension DatabaseManager {
             let error = DatabaseManagerError(diagnosing: error, path: path)
             reconnectAfterFailedRekey(path: path)
             restoreSiblings(siblings)
-            notify(.didFailToRekey(error))
+            notify(failed(error))
             throw error
         }
-        configuration = newConfiguration
+        if let cipher {
+            configuration.cipher = cipher
+            foundCipher = nil
+        }
         cachedKey = key
         derivedKey = newDerived
         closeConnection()
-        reopenSiblings(siblings, key: key, derived: newDerived, cipher: newConfiguration.cipher)
+        reopenSiblings(siblings, key: key, derived: newDerived, cipher: cipher, event: siblingsHear)
         do {
             database = Database(
                 connection: try Unlocking.connect(path: path, mode: .readWrite, key: newKey, configuration: newConfiguration))
@@ -137,7 +157,6 @@ extension DatabaseManager {
             notify(.didFail(error))
             throw error
         }
-        notify(.didRekey)
     }
 
     /// After a failed rekey (in place or through an export) that closed the writer: opens it
@@ -145,7 +164,8 @@ extension DatabaseManager {
     /// the readers up for it. Stays closed if that fails.
     func reconnectAfterFailedRekey(path: String) {
         if database == nil, let key = derivedKey?.rawKey ?? cachedKey {
-            database = (try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: configuration)).map(Database.init)
+            database = (try? Unlocking.connect(path: path, mode: .readWrite, key: key, configuration: connectionConfiguration))
+                .map(Database.init)
         }
         configureReaders()
     }

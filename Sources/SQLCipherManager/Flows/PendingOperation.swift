@@ -2,7 +2,7 @@
 import SQLCipherCore
 import SQLCipherEngine
 
-/// A rekey, encrypt or decrypt recorded beside a database file (`<file>.scm-journal`) that has
+/// A rekey, encrypt, decrypt or format upgrade recorded beside a database file (`<file>.scm-journal`) that has
 /// not finished: it is still running in some process, or it was interrupted (process killed,
 /// power lost) and the next create, open or ``DatabaseTools/recoverInterruptedOperation(at:)``
 /// finishes or rolls it back. Reported by ``DatabaseFileInfo/pendingOperation``.
@@ -15,6 +15,8 @@ public struct PendingOperation: Sendable, Equatable {
         case encrypt
         /// Writing a plaintext copy.
         case decrypt
+        /// Rewriting a file in the linked SQLCipher's format (``DatabaseManager/upgradeFormat(progress:)``).
+        case upgrade
         /// A journal this code cannot read.
         case unknown
     }

@@ -39,6 +39,13 @@ public struct DatabaseConfiguration: Sendable {
     /// How many read-only connections ``DatabaseManager/read(_:)-4r73g`` may open on a WAL database
     /// (each keyed with the derived key, without PBKDF2). At least 1.
     public var maximumReaderCount: Int
+    /// Opt-in: when an open finds the file in an older SQLCipher format by itself (``cipher``
+    /// left at the defaults: a SQLCipher 3 file on SQLCipher 4), convert it right after
+    /// `didOpen`, before the schema migrator runs (``DatabaseManager/upgradeFormat(progress:)``:
+    /// crash-safe, refused while another program has the file open — then the open still
+    /// succeeds, in the old format, after `didFailToUpgradeFormat`). Off by default: the
+    /// upgrade rewrites the whole file, and SQLCipher 3 can no longer read it.
+    public var upgradesFormatOnOpen = false
 
     /// Creates a configuration.
     public init(

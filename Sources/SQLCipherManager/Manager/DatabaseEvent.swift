@@ -30,6 +30,17 @@ public enum DatabaseEvent: Sendable, Equatable {
     /// The cached key was forgotten and zeroed by ``DatabaseManager/close(forgettingKey:)``: the
     /// database is locked, the next open needs the password or key again.
     case didForgetKey
+    /// The open found the database in an older format than the linked SQLCipher writes, by
+    /// itself (``DatabaseConfiguration/cipher`` left at the defaults: a SQLCipher 3 file on
+    /// SQLCipher 4); right after ``didOpen``. Settings the app named raise no event:
+    /// ``DatabaseManager/formatUpgradeAvailable`` tells for any file.
+    case didFindOlderFormat(DatabaseFileFormat)
+    /// A format upgrade has started, from this format.
+    case willUpgradeFormat(DatabaseFileFormat)
+    /// A format upgrade succeeded: the file is in the linked SQLCipher's format and open.
+    case didUpgradeFormat(from: DatabaseFileFormat, to: DatabaseFileFormat)
+    /// A format upgrade failed; the file is as it was and open again.
+    case didFailToUpgradeFormat(DatabaseManagerError)
 
     /// Tells `delegate` about the event.
     func deliver(to delegate: any DatabaseManagerDelegate, from manager: DatabaseManager) {
@@ -44,6 +55,10 @@ public enum DatabaseEvent: Sendable, Equatable {
         case .didMigrate(let old, let new): delegate.databaseManager(manager, didMigrateFrom: old, to: new)
         case .didClose: delegate.databaseManagerDidClose(manager)
         case .didForgetKey: delegate.databaseManagerDidForgetKey(manager)
+        case .didFindOlderFormat(let format): delegate.databaseManager(manager, didFindOlderFormat: format)
+        case .willUpgradeFormat(let format): delegate.databaseManager(manager, willUpgradeFormatFrom: format)
+        case .didUpgradeFormat(let old, let new): delegate.databaseManager(manager, didUpgradeFormatFrom: old, to: new)
+        case .didFailToUpgradeFormat(let error): delegate.databaseManager(manager, didFailToUpgradeFormat: error)
         }
     }
 }

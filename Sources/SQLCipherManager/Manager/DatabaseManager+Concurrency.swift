@@ -115,7 +115,7 @@ extension DatabaseManager {
             return
         }
         let path = db.connection.path
-        let configuration = configuration
+        let configuration = connectionConfiguration
         readers.configure(
             ReaderPool.Opening(
                 open: { try Unlocking.connect(path: path, mode: .readOnly, key: key, configuration: configuration) },

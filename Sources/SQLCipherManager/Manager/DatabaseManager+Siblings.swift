@@ -44,7 +44,7 @@ final class SiblingRegistry: @unchecked Sendable {
 extension DatabaseManager {
     /// The siblings of this manager's open file, each held under its own lock (waiting up to
     /// the busy timeout for a sibling that is inside a call, such as a transaction, to finish)
-    /// with its connection closed. Release them with ``reopenSiblings(_:key:cipher:)`` or
+    /// with its connection closed. Release them with ``reopenSiblings(_:key:derived:cipher:event:)`` or
     /// ``restoreSiblings(_:)``.
     ///
     /// - Throws: ``DatabaseManagerError/busy(path:underlying:)`` when a sibling stays busy;
@@ -73,21 +73,28 @@ extension DatabaseManager {
     }
 
     /// After a key change: opens each paused sibling again with the new key (derived once, for
-    /// all of them) and cipher settings, caches the key, tells its delegate `didRekeyDatabase`, and lets it go. A
-    /// sibling that cannot be opened stays closed and hears `didFail`.
-    func reopenSiblings(_ siblings: [DatabaseManager], key: SecretBytes, derived: KeyDerivation.Derived?, cipher: CipherOptions) {
+    /// all of them) and cipher settings (`nil`: the file's, unchanged), caches the key, tells its
+    /// delegate `event` (`didRekeyDatabase`, or `didUpgradeFormat`), and lets it go. A sibling
+    /// that cannot be opened stays closed and hears `didFail`.
+    func reopenSiblings(
+        _ siblings: [DatabaseManager], key: SecretBytes, derived: KeyDerivation.Derived?, cipher: CipherOptions?,
+        event: DatabaseEvent = .didRekey
+    ) {
         for sibling in siblings {
             defer { release(sibling) }
-            sibling.configuration.cipher = cipher
+            if let cipher {
+                sibling.configuration.cipher = cipher
+                sibling.foundCipher = nil
+            }
             sibling.cachedKey = key
             sibling.derivedKey = derived
             guard let path = sibling.databasePath else { continue }
             do {
                 sibling.database = Database(
                     connection: try Unlocking.connect(
-                        path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.configuration))
+                        path: path, mode: .readWrite, key: derived?.rawKey ?? key, configuration: sibling.connectionConfiguration))
                 sibling.configureReaders()
-                sibling.notify(.didRekey)
+                sibling.notify(event)
             } catch {
                 let error = DatabaseManagerError(diagnosing: error, path: path)
                 sibling.notify(.didFail(error))
@@ -102,7 +109,7 @@ extension DatabaseManager {
             guard let path = sibling.databasePath, let key = sibling.derivedKey?.rawKey ?? sibling.cachedKey else { continue }
             sibling.database =
                 (try? Unlocking.connect(
-                    path: path, mode: .readWrite, key: key, configuration: sibling.configuration)).map(Database.init)
+                    path: path, mode: .readWrite, key: key, configuration: sibling.connectionConfiguration)).map(Database.init)
             sibling.configureReaders()
         }
     }

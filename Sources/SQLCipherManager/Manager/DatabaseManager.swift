@@ -63,6 +63,11 @@ import SQLCipherQuery
 /// - ``BackupKey``
 /// - ``cipherInfo``
 ///
+/// ### File format
+/// - ``fileFormat``
+/// - ``formatUpgradeAvailable``
+/// - ``upgradeFormat(progress:)``
+///
 /// Encrypting a plaintext file and recovering an interrupted operation need no manager: they
 /// are in ``DatabaseTools``.
 public final class DatabaseManager: @unchecked Sendable {
@@ -78,6 +83,7 @@ public final class DatabaseManager: @unchecked Sendable {
     private let stateLock = NSLock()
     private var _isOpen = false
     private var _hasCachedKey = false
+    private var _fileFormat: DatabaseFileFormat?
     private var _databaseURL: URL?
     private var _configuration: DatabaseConfiguration
     private weak var _delegate: (any DatabaseManagerDelegate)?
@@ -88,6 +94,7 @@ public final class DatabaseManager: @unchecked Sendable {
             stateLock.withLock { _isOpen = database != nil }
             SiblingRegistry.shared.update(self, identity: database?.connection.identity)
             _ = database?.connection.trackChanges()
+            openFileFormat = database.flatMap { try? DatabaseFileFormat(of: $0) }
             // A new writer (a key change, a sibling's reopen): the observations read again, with it.
             if database != nil { observations.changedElsewhere() }
         }
@@ -102,6 +109,14 @@ public final class DatabaseManager: @unchecked Sendable {
     /// The raw key derived from ``cachedKey`` for the open file's salt (``DerivedKeys``): further
     /// connections need no PBKDF2. Zeroed on close.
     var derivedKey: KeyDerivation.Derived?
+    /// The cipher settings the file turned out to need when they are not the configuration's
+    /// (a SQLCipher 3 file found by an open on 4.x, ``FormatFallback``): every connection to it
+    /// uses them (``connectionConfiguration``). Kept with ``cachedKey``, for a reopen.
+    var foundCipher: CipherOptions?
+    /// The open file's format, read from each new writer; `nil` while closed.
+    var openFileFormat: DatabaseFileFormat? {
+        didSet { stateLock.withLock { _fileFormat = openFileFormat } }
+    }
     /// The read-only connections of ``read(_:)`` on a WAL database; closed with the writer.
     let readers = ReaderPool()
     /// Events raised under the lock, each with the manager whose delegate hears it (a sibling's
@@ -218,6 +233,15 @@ public final class DatabaseManager: @unchecked Sendable {
     /// `true` when a key from the last successful create, open or rekey is cached (until `close(forgettingKey: true)`).
     public var hasCachedKey: Bool { state { _hasCachedKey } }
 
+    /// The open database's format (its SQLCipher major version and settings), read at each
+    /// create, open and upgrade; `nil` while closed. On SQLCipher 4 an open finds a SQLCipher 3
+    /// file by itself (``DatabaseConfiguration/cipher`` left at the defaults): this says so.
+    public var fileFormat: DatabaseFileFormat? { state { _fileFormat } }
+
+    /// `true` while the open database is in an older format than the linked SQLCipher writes
+    /// (``DatabaseFileFormat/isUpgradeAvailable``): ``upgradeFormat(progress:)`` converts it.
+    public var formatUpgradeAvailable: Bool { fileFormat?.isUpgradeAvailable ?? false }
+
     // MARK: - Closing
 
     /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and keeps the cached
@@ -251,6 +275,7 @@ public final class DatabaseManager: @unchecked Sendable {
             cachedKey = nil
             passwordDigest = nil
             derivedKey = nil
+            foundCipher = nil
             notify(.didForgetKey)
         }
     }

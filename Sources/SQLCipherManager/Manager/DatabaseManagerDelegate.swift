@@ -14,7 +14,10 @@ import SQLCipherCore
 /// exactly once per flow, in this order:
 ///
 /// - create: `didCreate` → (`willMigrate` → `didMigrate`)
-/// - open: `didOpen` → (`willMigrate` → `didMigrate`)
+/// - open: `didOpen` → (`didFindOlderFormat` → (`willUpgradeFormat` → `didUpgradeFormat` or
+///   `didFailToUpgradeFormat`)) → (`willMigrate` → `didMigrate`); the upgrade only with
+///   ``DatabaseConfiguration/upgradesFormatOnOpen``
+/// - format upgrade: `willUpgradeFormat` → `didUpgradeFormat`, or `willUpgradeFormat` → `didFailToUpgradeFormat`
 /// - a failed create/open/migration (not a wrong or invalid password): `didFail`
 /// - rekey: `willRekey` → `didRekey`, or `willRekey` → `didFailToRekey`
 /// - close: `didClose` (when a database was open); `close(forgettingKey: true)`:
@@ -43,6 +46,16 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     func databaseManagerDidClose(_ manager: DatabaseManager)
     /// ``DatabaseManager/close(forgettingKey:)`` forgot the cached key: the next open needs the password again.
     func databaseManagerDidForgetKey(_ manager: DatabaseManager)
+    /// The open found the database in an older SQLCipher format than the linked library writes,
+    /// without the app naming its settings (a SQLCipher 3 file on SQLCipher 4):
+    /// ``DatabaseManager/upgradeFormat(progress:)`` converts it. Not in the original.
+    func databaseManager(_ manager: DatabaseManager, didFindOlderFormat format: DatabaseFileFormat)
+    /// A format upgrade has started (``DatabaseManager/upgradeFormat(progress:)``).
+    func databaseManager(_ manager: DatabaseManager, willUpgradeFormatFrom format: DatabaseFileFormat)
+    /// A format upgrade succeeded: the file is in the linked SQLCipher's format, and open.
+    func databaseManager(_ manager: DatabaseManager, didUpgradeFormatFrom oldFormat: DatabaseFileFormat, to newFormat: DatabaseFileFormat)
+    /// A format upgrade failed; the file is as it was, and open again.
+    func databaseManager(_ manager: DatabaseManager, didFailToUpgradeFormat error: DatabaseManagerError)
 }
 
 // MARK: - Default implementations
@@ -68,4 +81,14 @@ extension DatabaseManagerDelegate {
     public func databaseManagerDidClose(_ manager: DatabaseManager) {}
     /// Does nothing by default.
     public func databaseManagerDidForgetKey(_ manager: DatabaseManager) {}
+    /// Does nothing by default.
+    public func databaseManager(_ manager: DatabaseManager, didFindOlderFormat format: DatabaseFileFormat) {}
+    /// Does nothing by default.
+    public func databaseManager(_ manager: DatabaseManager, willUpgradeFormatFrom format: DatabaseFileFormat) {}
+    /// Does nothing by default.
+    public func databaseManager(
+        _ manager: DatabaseManager, didUpgradeFormatFrom oldFormat: DatabaseFileFormat, to newFormat: DatabaseFileFormat
+    ) {}
+    /// Does nothing by default.
+    public func databaseManager(_ manager: DatabaseManager, didFailToUpgradeFormat error: DatabaseManagerError) {}
 }

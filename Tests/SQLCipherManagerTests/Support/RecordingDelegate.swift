@@ -9,6 +9,11 @@ enum RecordedEvent: Equatable, Sendable {
     case willMigrate(Int, Int)
     case didMigrate(Int, Int)
     case didClose, didForgetKey
+    /// The format's SQLCipher major version.
+    case didFindOlderFormat(Int)
+    case willUpgradeFormat(Int)
+    case didUpgradeFormat(Int, Int)
+    case didFailToUpgradeFormat(String)
 }
 
 /// A delegate that records every event in order; optionally runs a hook on open/create.
@@ -45,6 +50,18 @@ final class RecordingDelegate: DatabaseManagerDelegate, @unchecked Sendable {
     }
     func databaseManagerDidClose(_ manager: DatabaseManager) { record(.didClose) }
     func databaseManagerDidForgetKey(_ manager: DatabaseManager) { record(.didForgetKey) }
+    func databaseManager(_ manager: DatabaseManager, didFindOlderFormat format: DatabaseFileFormat) {
+        record(.didFindOlderFormat(format.majorVersion))
+    }
+    func databaseManager(_ manager: DatabaseManager, willUpgradeFormatFrom format: DatabaseFileFormat) {
+        record(.willUpgradeFormat(format.majorVersion))
+    }
+    func databaseManager(_ manager: DatabaseManager, didUpgradeFormatFrom oldFormat: DatabaseFileFormat, to newFormat: DatabaseFileFormat) {
+        record(.didUpgradeFormat(oldFormat.majorVersion, newFormat.majorVersion))
+    }
+    func databaseManager(_ manager: DatabaseManager, didFailToUpgradeFormat error: DatabaseManagerError) {
+        record(.didFailToUpgradeFormat(error.caseName))
+    }
 }
 
 /// A migrator that records its calls and can fail.

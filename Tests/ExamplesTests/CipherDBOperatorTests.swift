@@ -66,7 +66,11 @@ import Testing
             (["decrypt", "sub/db.db", "--to", "sub/db.db"] + fast, password + "\n", 1, "A file already exists at sub/db.db"),
             (["exec", "sub/none.db", "SELECT 1"], "", 5, "No database file at sub/none.db"),
             (["create", "sub/odd.db", "--page-size", "1000"], password + "\n", 2, "--page-size"),
-            (["create", "sub/new.db", "--compatibility", "3"] + fast, password + "\n", 2, "--compatibility"),
+            // 3.x has no cipher_compatibility at all; 4.x knows formats 1 to 4.
+            (
+                ["create", "sub/new.db", "--compatibility", LinkedFormat.isSQLCipher4 ? "5" : "3"] + fast, password + "\n", 2,
+                "--compatibility"
+            ),
         ]
         for failure in failures {
             let result = try cli(failure.arguments, stdin: failure.stdin)

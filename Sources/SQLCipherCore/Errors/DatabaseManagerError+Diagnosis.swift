@@ -23,7 +23,7 @@ extension DatabaseManagerError {
     private static func diagnosing(_ error: SQLiteError, path: String) -> DatabaseManagerError {
         switch error.extendedCode {
         case .notADatabase:
-            if DatabaseFile(path: path).isPlaintextSQLite, HeaderSaltFile.exists(for: path) {
+            if HeaderSaltFile.isHeaderForm(path) {
                 return .headerSaltUnusable(path: path, saltFile: HeaderSaltFile.path(for: path), problem: .rejected)
             }
             return DatabaseManagerError(problemBeforeUnlockAt: path) ?? .incorrectPasswordOrSettings(path: path)

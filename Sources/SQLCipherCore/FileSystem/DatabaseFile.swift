@@ -42,7 +42,7 @@ package struct DatabaseFile {
         guard POSIX.isAccessible(path, writing: false), let size, let header = header() else { return .unreadable }
         if size == 0 { return .empty }
         // A salt file beside it: SQLCipher 4 with a plaintext header (HeaderSaltFile).
-        if header == Self.plaintextHeader, HeaderSaltFile.exists(for: path) { return .encryptedOrNotADatabase }
+        if header == Self.plaintextHeader, HeaderSaltFile.isHeaderForm(path) { return .encryptedOrNotADatabase }
         if header == Self.plaintextHeader { return plaintextHeaderProblem == nil ? .plaintextSQLite : .damagedSQLiteHeader }
         return .encryptedOrNotADatabase
     }

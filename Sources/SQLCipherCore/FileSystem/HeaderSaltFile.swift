@@ -57,6 +57,12 @@ package enum HeaderSaltFile {
         "PRAGMA \(schema).cipher_plaintext_header_size = \(plaintextHeaderSize)"
     }
 
+    /// `true` when the database at `path` is in the plaintext-header form: SQLite's header at
+    /// its start with SQLCipher's page reserve, and a salt file beside it.
+    package static func isHeaderForm(_ database: String) -> Bool {
+        DatabaseFile(path: database).isPlaintextSQLite && hasCipherReserve(database) && exists(for: database)
+    }
+
     /// `true` when the file's header (byte 20, in the plaintext part) reserves bytes per page,
     /// as SQLCipher does for each page's IV and HMAC; a plaintext SQLite file reserves none.
     package static func hasCipherReserve(_ path: String) -> Bool {

@@ -50,9 +50,7 @@ extension DatabaseManager {
 
     /// `true` when the file at `path` is in the plaintext-header form: SQLite's header at its
     /// start and a salt file beside it.
-    static func isInHeaderForm(_ path: String) -> Bool {
-        DatabaseFile(path: path).isPlaintextSQLite && HeaderSaltFile.exists(for: path)
-    }
+    static func isInHeaderForm(_ path: String) -> Bool { HeaderSaltFile.isHeaderForm(path) }
 
     /// The salt an export's copy of `path` is written with when the file or the copy is in the
     /// header form: the file's own, so the key derived for it stays the same. Into the header
@@ -94,10 +92,11 @@ extension DatabaseManager {
         }
     }
 
-    /// After an export's install (or its failure): a file in the usual form needs no salt
-    /// file, so one left beside it goes (best effort: the form is read from the file).
+    /// After an export's install (or its failure): a file not in the header form (the usual
+    /// form, a plaintext file, none) needs no salt file, so one left beside it goes (best
+    /// effort: the form is read from the file).
     static func settleHeaderSalt(of path: String) {
-        guard !DatabaseFile(path: path).isPlaintextSQLite, HeaderSaltFile.exists(for: path) else { return }
+        guard HeaderSaltFile.exists(for: path), !isInHeaderForm(path), FileSystem.size(of: path) != 0 else { return }
         try? HeaderSaltFile.remove(for: path)
     }
 

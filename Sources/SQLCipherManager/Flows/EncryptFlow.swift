@@ -18,9 +18,14 @@ struct EncryptFlow {
             if let destination { try InterruptedOperationRecovery.recover(atPath: destination) }
             if let problem = DatabaseManagerError(problemBeforeEncryptingAt: source) { throw problem }
             if let version = LinkedLibrary.cipherVersion { try configuration.cipher.validate(for: version) }
+            var configuration = configuration
+            configuration.headerSalt = try DatabaseManager.headerSaltForNewFile(
+                at: destination ?? source, cipher: configuration.cipher, key: key)
+            defer { DatabaseManager.settleHeaderSalt(of: destination ?? source) }
             let operation = ExportOperation(
                 .encrypt, target: destination ?? source, install: destination == nil ? .replace : .create,
-                key: DerivedKeys.keyForNewFile(key, cipher: configuration.cipher).material, configuration: configuration)
+                key: DerivedKeys.keyForNewFile(key, cipher: configuration.cipher, salt: configuration.headerSalt).material,
+                configuration: configuration)
             let open = { (mode: Connection.Mode) in
                 try Unlocking.connect(path: source, mode: mode, key: nil, configuration: configuration)
             }

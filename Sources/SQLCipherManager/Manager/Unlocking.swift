@@ -75,13 +75,15 @@ enum Unlocking {
     /// options' form. A missing or damaged salt file is
     /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``.
     static func headerSalt(path: String, configuration: DatabaseConfiguration) throws -> [UInt8]? {
+        // One stat for a file in the usual form without the option, the common case.
+        guard configuration.cipher.plaintextHeader || configuration.headerSalt != nil || HeaderSaltFile.exists(for: path) else {
+            return nil
+        }
         let header = DatabaseFile(path: path).header(count: KeyDerivation.saltLength) ?? []
         if header.count < KeyDerivation.saltLength {
             guard configuration.cipher.plaintextHeader else { return nil }
         } else {
-            guard header == DatabaseFile.plaintextHeader,
-                configuration.cipher.plaintextHeader || configuration.headerSalt != nil || HeaderSaltFile.exists(for: path)
-            else { return nil }
+            guard header == DatabaseFile.plaintextHeader, HeaderSaltFile.hasCipherReserve(path) else { return nil }
         }
         return try configuration.headerSalt ?? HeaderSaltFile.read(for: path)
     }

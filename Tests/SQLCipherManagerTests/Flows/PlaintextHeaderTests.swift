@@ -203,3 +203,37 @@ struct PlaintextHeaderTests {
         usual.close()
     }
 }
+
+extension PlaintextHeaderTests {
+    @Test("a plaintext database is encrypted into the header form, in place and into a new file", arguments: [false, true])
+    func encryptsIntoTheHeaderForm(_ inPlace: Bool) throws {
+        guard LegacyFile.isV4 else { return }
+        let dir = TemporaryDirectory()
+        let source = dir.file("plain.db")
+        try Fixture.makePlaintextDatabase(at: source, rows: 5)
+        let target = inPlace ? source : dir.file("encrypted.db")
+        var configuration = DatabaseConfiguration(cipher: Self.headerOptions)
+        configuration.cipher.plaintextHeader = true
+        try DatabaseTools.encryptPlaintextDatabase(
+            at: source, to: inPlace ? nil : target, rawKey: Data(repeating: 7, count: 32), configuration: configuration)
+        #expect(Array(Fixture.bytes(target).prefix(16)) == Self.magic)
+        #expect(Fixture.bytes(target).range(of: Data("plain-1".utf8)) == nil)
+        #expect(FileManager.default.fileExists(atPath: Self.saltFile(target)))
+        #expect(!FileManager.default.fileExists(atPath: Self.saltFile(source)) || inPlace)
+        let manager = DatabaseManager(url: target)
+        try manager.open(rawKey: Data(repeating: 7, count: 32))
+        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 5)
+        manager.close()
+    }
+
+    @Test("a plaintext file with a stray salt file beside it is still a plaintext file")
+    func strayedSaltFileOnAPlaintextFile() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("plain.db")
+        try Fixture.makePlaintextDatabase(at: url)
+        try HeaderSaltFile.write(KeyDerivation.newSalt(), for: url.path)
+        #expect(DatabaseFile(path: url.path).kind() == .plaintextSQLite)
+        let manager = dir.manager("plain.db")
+        #expect(thrownCase { try manager.open(password: "secret") } == "plaintextDatabase")
+    }
+}

@@ -271,8 +271,8 @@ package struct ExportOperation {
 
     /// A fresh connection to the copy: keyed like the target will be, or plaintext.
     private func openCopy() throws -> Connection {
-        // A copy in the plaintext-header form starts with SQLite's header too, but has reserve bytes.
-        let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite && !HeaderSaltFile.hasCipherReserve(copy.path)
+        // A copy in the plaintext-header form starts with SQLite's header too; ciphertext follows.
+        let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite && !HeaderSaltFile.hasPlaintextHeaderForm(copy.path)
         if copy.key == nil, !isPlaintext {
             throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
         }

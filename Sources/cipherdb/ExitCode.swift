@@ -33,6 +33,9 @@ enum ExitCode: Int32, CaseIterable {
         case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
         case .invalidOption, .unsupportedOption: self = .usage
+        case .headerSaltUnusable(_, _, .rejected): self = .wrongPassword
+        case .headerSaltUnusable(_, _, .missing): self = .fileMissing
+        case .headerSaltUnusable: self = .notADatabase
         default: self = .failure
         }
     }

@@ -66,6 +66,13 @@ import Testing
         #expect(try shellRows() == "a\nb\n")
         let info = try run(["info", "db.db"])
         #expect(info.status == 0 && info.stdout.contains("item: 2 rows"), "\(info.output)")
+        // Without its salt file the database does not open, and the message names that file.
+        try FileManager.default.moveItem(atPath: directory.path("db.db.scm-salt"), toPath: directory.path("kept-salt"))
+        let missing = try run(["exec", "db.db", "SELECT count(*) FROM item"])
+        #expect(missing.status == 5 && missing.stderr.contains("db.db.scm-salt, which is missing"), "\(missing.output)")
+        try FileManager.default.moveItem(atPath: directory.path("kept-salt"), toPath: directory.path("db.db.scm-salt"))
+        let wrong = try cli(["exec", "db.db", "SELECT 1"] + fast + ["--password-env", "DBPW"], environment: ["DBPW": "not-it"])
+        #expect(wrong.status == 3 && wrong.stderr.contains("db.db.scm-salt"), "\(wrong.output)")
         let off = try run(["plaintext-header", "db.db", "off"])
         #expect(off.status == 0, "\(off.output)")
         #expect(directory.bytes("db.db").prefix(16) != Self.magic && !directory.exists("db.db.scm-salt"))

@@ -23,7 +23,9 @@ extension DatabaseManagerError {
     private static func diagnosing(_ error: SQLiteError, path: String) -> DatabaseManagerError {
         switch error.extendedCode {
         case .notADatabase:
-            if HeaderSaltFile.isHeaderForm(path) {
+            if HeaderSaltFile.hasPlaintextHeaderForm(path) {
+                // A missing or damaged salt file says so; a readable one was refused with the key.
+                do { _ = try HeaderSaltFile.read(for: path) } catch { return error }
                 return .headerSaltUnusable(path: path, saltFile: HeaderSaltFile.path(for: path), problem: .rejected)
             }
             return DatabaseManagerError(problemBeforeUnlockAt: path) ?? .incorrectPasswordOrSettings(path: path)

@@ -41,8 +41,8 @@ package struct DatabaseFile {
         guard FileSystem.status(of: path)?.isRegularFile == true else { return .specialFile }
         guard POSIX.isAccessible(path, writing: false), let size, let header = header() else { return .unreadable }
         if size == 0 { return .empty }
-        // A salt file beside it: SQLCipher 4 with a plaintext header (HeaderSaltFile).
-        if header == Self.plaintextHeader, HeaderSaltFile.isHeaderForm(path) { return .encryptedOrNotADatabase }
+        // SQLCipher 4 with a plaintext header (HeaderSaltFile), its salt kept beside it.
+        if header == Self.plaintextHeader, HeaderSaltFile.hasPlaintextHeaderForm(path) { return .encryptedOrNotADatabase }
         if header == Self.plaintextHeader { return plaintextHeaderProblem == nil ? .plaintextSQLite : .damagedSQLiteHeader }
         return .encryptedOrNotADatabase
     }

@@ -57,17 +57,21 @@ package enum HeaderSaltFile {
         "PRAGMA \(schema).cipher_plaintext_header_size = \(plaintextHeaderSize)"
     }
 
-    /// `true` when the database at `path` is in the plaintext-header form: SQLite's header at
-    /// its start with SQLCipher's page reserve, and a salt file beside it.
+    /// `true` when the database at `path` is in the plaintext-header form and has its salt file.
     package static func isHeaderForm(_ database: String) -> Bool {
-        DatabaseFile(path: database).isPlaintextSQLite && hasCipherReserve(database) && exists(for: database)
+        hasPlaintextHeaderForm(database) && exists(for: database)
     }
 
-    /// `true` when the file's header (byte 20, in the plaintext part) reserves bytes per page,
-    /// as SQLCipher does for each page's IV and HMAC; a plaintext SQLite file reserves none.
-    package static func hasCipherReserve(_ path: String) -> Bool {
-        guard let header = DatabaseFile(path: path).header(count: 21), header.count == 21 else { return false }
-        return header[20] > 0
+    /// `true` when the file starts with SQLite's header but is SQLCipher's past its first 32
+    /// bytes: a page reserve (IV and HMAC), and no plausible schema format (offset 44) and text
+    /// encoding (offset 56), which every plaintext SQLite file has. With or without its salt file.
+    package static func hasPlaintextHeaderForm(_ path: String) -> Bool {
+        guard let header = DatabaseFile(path: path).header(count: 100), header.count == 100,
+            Array(header.prefix(16)) == DatabaseFile.plaintextHeader, header[20] > 0
+        else { return false }
+        let plaintext =
+            header[44...46].allSatisfy { $0 == 0 } && header[47] <= 4 && header[56...58].allSatisfy { $0 == 0 } && header[59] <= 3
+        return !plaintext
     }
 
     private static func decode(_ text: String) -> [UInt8]? {

@@ -78,7 +78,7 @@ package struct KeySlotStore {
     package func checkBinding(_ file: KeySlotFile, at slotPath: String) throws {
         guard let salt = databaseSalt, salt == file.databaseSalt else {
             // A plaintext header without its salt file: name that file, not the slot file.
-            if DatabaseFile(path: database).isPlaintextSQLite, HeaderSaltFile.hasCipherReserve(database) {
+            if HeaderSaltFile.hasPlaintextHeaderForm(database) {
                 _ = try HeaderSaltFile.read(for: database)
             }
             throw KeySlotError.slotFileMismatch(path: slotPath, database: database)

@@ -178,7 +178,6 @@ extension DatabaseManager {
             let (connection, derived) = try createFile(path: path, key: key)
             return (connection, derived, configuration.cipher)
         }
-        try Self.refuseMissingHeaderSalt(at: path, cipher: configuration.cipher)
         try adoptPlaintextDatabaseIfConfigured(path: path, key: key)
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
         let known = key === cachedKey ? derivedKey : nil

@@ -121,18 +121,8 @@ extension DatabaseManager {
     }
 
     /// The encryption check of a new file: no SQLite header at its start, or, in the header
-    /// form, page reserve bytes for SQLCipher's IV and HMAC.
+    /// form, ciphertext past its first 32 bytes (``HeaderSaltFile/hasPlaintextHeaderForm(_:)``).
     static func isEncrypted(_ path: String, headerSalt: [UInt8]?) -> Bool {
-        !DatabaseFile(path: path).isPlaintextSQLite || (headerSalt != nil && HeaderSaltFile.hasCipherReserve(path))
-    }
-
-    /// Before an open with ``CipherOptions/plaintextHeader``: a file in that form (SQLite's
-    /// header and SQLCipher's page reserve) without its salt file is named as such, not taken
-    /// for a plaintext database.
-    static func refuseMissingHeaderSalt(at path: String, cipher: CipherOptions) throws {
-        guard cipher.plaintextHeader, DatabaseFile(path: path).isPlaintextSQLite, HeaderSaltFile.hasCipherReserve(path),
-            !HeaderSaltFile.exists(for: path)
-        else { return }
-        _ = try HeaderSaltFile.read(for: path)
+        !DatabaseFile(path: path).isPlaintextSQLite || (headerSalt != nil && HeaderSaltFile.hasPlaintextHeaderForm(path))
     }
 }

@@ -70,20 +70,16 @@ enum Unlocking {
     }
 
     /// The salt when the file at `path` is in the plaintext-header form, `nil` otherwise. The
-    /// file decides (it starts with SQLite's header and has a salt file, or the options ask for
-    /// it), so a conversion cut short opens in either form; a new or empty file takes the
+    /// file decides (``HeaderSaltFile/hasPlaintextHeaderForm(_:)``), so a conversion cut short
+    /// opens in either form and the options need not say; a new or empty file takes the
     /// options' form. A missing or damaged salt file is
     /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``.
     static func headerSalt(path: String, configuration: DatabaseConfiguration) throws -> [UInt8]? {
-        // One stat for a file in the usual form without the option, the common case.
-        guard configuration.cipher.plaintextHeader || configuration.headerSalt != nil || HeaderSaltFile.exists(for: path) else {
-            return nil
-        }
         let header = DatabaseFile(path: path).header(count: KeyDerivation.saltLength) ?? []
         if header.count < KeyDerivation.saltLength {
             guard configuration.cipher.plaintextHeader else { return nil }
         } else {
-            guard header == DatabaseFile.plaintextHeader, HeaderSaltFile.hasCipherReserve(path) else { return nil }
+            guard header == DatabaseFile.plaintextHeader, HeaderSaltFile.hasPlaintextHeaderForm(path) else { return nil }
         }
         return try configuration.headerSalt ?? HeaderSaltFile.read(for: path)
     }

@@ -167,7 +167,7 @@ struct PlaintextHeaderTests {
         for (content, problem) in cases {
             try? FileManager.default.removeItem(atPath: saltFile)
             if let content { try content.write(to: URL(fileURLWithPath: saltFile)) }
-            for header in [true, false] where content != nil || header {
+            for header in [true, false] {
                 let attempt = Self.manager(dir, header: header)
                 let error = thrownError { try attempt.open(password: "secret") } as? DatabaseManagerError
                 #expect(error == .headerSaltUnusable(path: url.path, saltFile: saltFile, problem: problem), "\(problem)")

@@ -18,6 +18,7 @@ enum Help {
         for option in Option.allCases {
             lines.append("  " + pad(option.rawValue + (option.valueName.map { " " + $0 } ?? ""), 26) + option.help)
         }
+        lines += SQLCipherLogOption.help
         lines += [
             "",
             "Passwords are read from --password-env NAME or --password-file PATH; otherwise from stdin:",

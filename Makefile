@@ -31,11 +31,14 @@ demo: deps
 	$(SWIFT) run $(SCRATCH) LoginDemo $(ARGS)
 
 # First the layer check (scripts/check-layers.py: no folder refers to a layer above it, see
-# ARCHITECTURE.md). The interop tests need Python's sqlcipher3 in .venv; with
-# SCM_REQUIRE_INTEROP=1 they fail (rather than skip) when a client is missing.
+# ARCHITECTURE.md). The interop tests need Python's sqlcipher3 in .venv and, on the 4.x leg,
+# Debian 12's 3.4.1 shell (the other version's client, unpacked in .build/sqlcipher3 as for
+# SQLCIPHER=3); with SCM_REQUIRE_INTEROP=1 they fail (rather than skip) when a client is missing.
 test: deps
 	@python3 scripts/check-layers.py
 	@scripts/ensure-interop-venv.sh
+	@[ "$(SQLCIPHER)" = 3 ] || SQLCIPHER=3 scripts/ensure-deps.sh || \
+		echo "make: no SQLCipher 3.4.1 here (Debian 12 only): the cross-version shell tests are skipped" >&2
 	$(SWIFT) build --build-tests $(SCRATCH)
 	@scripts/check-sqlcipher.sh "$$($(SWIFT) build $(SCRATCH) --show-bin-path)"
 	SCM_REQUIRE_INTEROP=1 $(SWIFT) test --skip-build $(SCRATCH) $(if $(FILTER),--filter '$(FILTER)')
@@ -71,6 +74,7 @@ SANITIZE_TRIALS ?= 6
 ASAN := --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld
 sanitize: deps
 	@scripts/ensure-interop-venv.sh
+	@[ "$(SQLCIPHER)" = 3 ] || SQLCIPHER=3 scripts/ensure-deps.sh || true
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) build --build-tests $(ASAN)

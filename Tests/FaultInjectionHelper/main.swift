@@ -40,10 +40,13 @@ let output = directory.appendingPathComponent("out.db")
 // The tests' cheap KDF, below the floor for new databases: opted in explicitly.
 let configuration = DatabaseConfiguration(cipher: CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true))
 
-/// The same settings given explicitly (3.4.1's default page size): a rekey with options that
-/// differ from the configuration's re-encrypts into a new file (the export engine), where a
-/// key-only rekey changes the key in place.
-let explicitSettings = CipherOptions(kdfIterations: 4000, pageSize: 1024, allowsLegacyKDFIterations: true)
+/// The same settings given explicitly (the linked SQLCipher's default page size, 4096 from 4.0
+/// and 1024 before, so the checks open the result with the configuration's settings): a rekey
+/// with options that differ from the configuration's re-encrypts into a new file (the export
+/// engine), where a key-only rekey changes the key in place.
+let explicitSettings = CipherOptions(
+    kdfIterations: 4000, pageSize: (DatabaseTools.linkedSQLCipherVersion?.major ?? 4) >= 4 ? 4096 : 1024,
+    allowsLegacyKDFIterations: true)
 
 func ready() {
     FileHandle.standardOutput.write(Data("READY\n".utf8))

@@ -30,15 +30,23 @@ PLAIN = {"kind": "plain"}
 
 # MARK: - The sqlcipher shell
 
+def _keyed(statement):
+    """`PRAGMA key` with its answer kept out of the output: SQLCipher 4.3+ answers it with a row
+    "ok" (which would read as an integrity_check line), 3.x with none."""
+    return [".output /dev/null", statement, ".output"]
+
+
 def _prelude(key, db=None):
     if "prelude" in key:
         return list(key["prelude"])
     if key.get("header"):
         return _header_prelude(key, db)
+    # The fixtures are in the format of the shell's own SQLCipher (the one the library links),
+    # so only the KDF iterations are given, on 3.x and 4.x alike.
     if key["kind"] == "password":
-        return ["PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"]]
+        return _keyed("PRAGMA key = '%s';" % key["secret"]) + ["PRAGMA kdf_iter = %d;" % key["kdf"]]
     if key["kind"] == "raw":
-        return ["PRAGMA key = \"x'%s'\";" % key["hex"]]
+        return _keyed("PRAGMA key = \"x'%s'\";" % key["hex"])
     return []
 
 
@@ -80,12 +88,6 @@ def header_password(secret, kdf=4000):
     return dict(password(secret, kdf), header=True)
 
 
-def quiet_password(secret, kdf=4000):
-    """A password in the usual form, its `PRAGMA key` row (SQLCipher 4) kept out of the checks."""
-    return dict(password(secret, kdf), prelude=[".output /dev/null", "PRAGMA key = '%s';" % secret,
-                                                "PRAGMA kdf_iter = %d;" % kdf, ".output stdout"])
-
-
 def _header_prelude(key, db):
     salt = "00" * 16
     try:
@@ -95,9 +97,9 @@ def _header_prelude(key, db):
             salt = text
     except OSError:
         pass
-    # SQLCipher 4 answers `PRAGMA key` with a row: it goes to /dev/null, not into the checks.
-    return [".output /dev/null", "PRAGMA key = '%s';" % key["secret"], "PRAGMA kdf_iter = %d;" % key["kdf"],
-            "PRAGMA cipher_plaintext_header_size = 32;", "PRAGMA cipher_salt = \"x'%s'\";" % salt, ".output stdout"]
+    return _keyed("PRAGMA key = '%s';" % key["secret"]) + [
+        "PRAGMA kdf_iter = %d;" % key["kdf"], "PRAGMA cipher_plaintext_header_size = 32;",
+        "PRAGMA cipher_salt = \"x'%s'\";" % salt]
 
 
 # MARK: - Fixtures
@@ -185,9 +187,9 @@ def flows():
         "upgrade": upgrade_flow(),
         # SQLCipher 4 only: the plaintext-header form and its salt file, both ways.
         "header-on": Flow("header-on", "encrypted", cipherdb("plaintext-header", "db.db", "on", "--password-env", "PL_OLD", *KDF),
-                          quiet_password(OLD), header_password(OLD), extra_files=HEADER_FILES, fixture_key=quiet_password(OLD)),
+                          password(OLD), header_password(OLD), extra_files=HEADER_FILES, fixture_key=password(OLD)),
         "header-off": Flow("header-off", "header", cipherdb("plaintext-header", "db.db", "off", "--password-env", "PL_OLD", *KDF),
-                           header_password(OLD), quiet_password(OLD), extra_files=HEADER_FILES, fixture_key=header_password(OLD)),
+                           header_password(OLD), password(OLD), extra_files=HEADER_FILES, fixture_key=header_password(OLD)),
     }
 
 

@@ -55,7 +55,7 @@ def make_fixture(flow, mode, run, tools, scratch):
     key = fixture_key(flow)
     info = {}
     if flow.fixture == "header":
-        pl_flows.create_database(db, pl_flows.quiet_password(pl_flows.OLD), wal=mode != "delete")
+        pl_flows.create_database(db, pl_flows.password(pl_flows.OLD), wal=mode != "delete")
         result = tools.cipherdb(run, ["plaintext-header", flow.db, "on", "--password-env", "PL_OLD"] + pl_flows.KDF)
         if result.returncode != 0:
             raise SetupError("plaintext-header on for the fixture failed: %s" % pl_check._text(result))

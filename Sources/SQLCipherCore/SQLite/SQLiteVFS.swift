@@ -27,7 +27,7 @@ enum SQLiteVFS {
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 1))
         let file = storage.bindMemory(to: sqlite3_file.self, capacity: 1)
         // The unix VFS keeps the name's pointer for the file's lifetime.
-        guard let name = strdup(path) else {
+        guard let name = fullPathname(of: path, in: vfs) else {
             storage.deallocate()
             return nil
         }
@@ -48,5 +48,20 @@ enum SQLiteVFS {
         var bytes = [UInt8](repeating: 0, count: length)
         let rc = bytes.withUnsafeMutableBytes { methods.xRead?(file, $0.baseAddress, Int32(length), 0) ?? SQLITE_IOERR }
         return rc == SQLITE_OK ? bytes : nil
+    }
+
+    /// `path` as the VFS names the files its connections open (`xFullPathname`, a `malloc`ed
+    /// copy): absolute and, from SQLite 3.31, with symbolic links resolved, since its `xOpen`
+    /// then opens with `O_NOFOLLOW` and a link given as such fails with `ELOOP`.
+    private static func fullPathname(of path: String, in vfs: UnsafeMutablePointer<sqlite3_vfs>) -> UnsafeMutablePointer<CChar>? {
+        guard let full = vfs.pointee.xFullPathname else { return strdup(path) }
+        let capacity = Int(vfs.pointee.mxPathname) + 1
+        guard let buffer = calloc(capacity, 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+        // SQLITE_OK_SYMLINK (an extended OK) when a link was resolved.
+        guard full(vfs, path, Int32(capacity), buffer) & 0xff == SQLITE_OK else {
+            free(buffer)
+            return nil
+        }
+        return buffer
     }
 }

@@ -18,12 +18,36 @@ struct KeyDerivationTests {
         let made = try runProcess(
             shell, [path, "PRAGMA key = 'shell-pw'; PRAGMA kdf_iter = 4000; CREATE TABLE t(x); INSERT INTO t VALUES (42);"])
         try #require(made.status == 0, "\(made.stderr)")
+        let algorithm = try #require(LinkedLibrary.defaultKDFAlgorithm)
+        try Self.expectDerivedKeyReads42(path, password: "shell-pw", iterations: 4000, algorithm: algorithm)
+    }
+
+    @Test("with no settings given the derivation is the linked SQLCipher's default KDF (4.x: SHA-512, 256,000 rounds)")
+    func defaultDerivationIsTheLinkedLibrarys() throws {
+        let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
+        let dir = TemporaryDirectory()
+        let path = dir.file("shell.db").path
+        let made = try runProcess(shell, [path, "PRAGMA key = 'shell-pw'; CREATE TABLE t(x); INSERT INTO t VALUES (42);"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let algorithm = try #require(LinkedLibrary.defaultKDFAlgorithm)
+        let iterations = try #require(LinkedLibrary.defaultKDFIterations)
+        let v4 = CipherFormat.linkedMajor >= 4
+        #expect(algorithm == (v4 ? .sha512 : .sha1))
+        #expect(iterations == (v4 ? 256_000 : 64_000))
+        try Self.expectDerivedKeyReads42(path, password: "shell-pw", iterations: iterations, algorithm: algorithm)
+        // Another hash gives another key, which the file refuses (the check above can fail).
+        let other: KDFAlgorithm = algorithm == .sha1 ? .sha512 : .sha1
+        #expect(throws: SQLiteError.self) {
+            try Self.expectDerivedKeyReads42(path, password: "shell-pw", iterations: iterations, algorithm: other)
+        }
+    }
+
+    /// Keys a connection to `path` with the raw key derived here and reads `t`'s 42.
+    static func expectDerivedKeyReads42(_ path: String, password: String, iterations: Int, algorithm: KDFAlgorithm) throws {
         let salt = try #require(KeyDerivation.salt(ofFileAt: path))
         let key = try #require(
-            KeyDerivation.rawKey(
-                password: SecretBytes(password: "shell-pw"), salt: salt, iterations: 4000, algorithm: .sha1))
+            KeyDerivation.rawKey(password: SecretBytes(password: password), salt: salt, iterations: iterations, algorithm: algorithm))
         #expect(key.isRawKey && key.count == 99)
-
         let connection = try Connection(path: path, mode: .readOnly)
         defer { connection.close() }
         try key.withBytes { try connection.key($0) }
@@ -38,9 +62,9 @@ struct KeyDerivationTests {
         try manager.create(password: "right-password")
         manager.close()
         let salt = try #require(KeyDerivation.salt(ofFileAt: dir.file().path))
+        let algorithm = try #require(LinkedLibrary.defaultKDFAlgorithm)
         let key = try #require(
-            KeyDerivation.rawKey(
-                password: SecretBytes(password: "wrong-password"), salt: salt, iterations: 4000, algorithm: .sha1))
+            KeyDerivation.rawKey(password: SecretBytes(password: "wrong-password"), salt: salt, iterations: 4000, algorithm: algorithm))
         let connection = try Connection(path: dir.file().path, mode: .readOnly)
         defer { connection.close() }
         try key.withBytes { try connection.key($0) }

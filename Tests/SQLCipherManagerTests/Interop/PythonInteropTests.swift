@@ -9,9 +9,10 @@ import Testing
 @testable import SQLCipherQuery
 
 /// Our files against Python's `sqlcipher3` (SQLCipher 4.x, PyPI) and stock SQLite (Python's
-/// `sqlite3`): what we create, rekey and encrypt opens there with `cipher_compatibility = 3`,
-/// what they create opens here, a 4.x-default file gets our typed error, and a decrypted copy
-/// opens in stock SQLite.
+/// `sqlite3`): what we create, rekey and encrypt opens there with the settings of our format
+/// (``CipherFormat``: the 4.x format with 4.x linked, `cipher_compatibility = 3` with 3.x),
+/// files in the SQLCipher 3 format open both ways, what they create opens here, a file with
+/// other KDF settings gets our typed error, and a decrypted copy opens in stock SQLite.
 ///
 /// Needs the `.venv` of `scripts/ensure-interop-venv.sh`: under `make test`
 /// (`SCM_REQUIRE_INTEROP=1`) a missing one fails these tests; a plain `swift test` skips them
@@ -63,9 +64,9 @@ import Testing
         let dir = TemporaryDirectory()
         let key = Data((0..<32).map { UInt8($0 * 7 % 256) })
         let manager = try makeRichDatabase(in: dir, rawKey: key, rows: Self.rows)
-        // A raw key skips PBKDF2, so kdf_iter does not matter; compatibility 3 sets page and HMAC.
+        // A raw key skips PBKDF2, so kdf_iter does not matter; the format sets page and HMAC.
         #expect(
-            try Self.pythonRows(dir.file(), key: .raw(key), pragmas: ["PRAGMA cipher_compatibility = 3"])
+            try Self.pythonRows(dir.file(), key: .raw(key), pragmas: CipherFormat.pragmas(client: 4, kdfIterations: nil))
                 == Self.ourRows(manager))
     }
 
@@ -87,7 +88,7 @@ import Testing
         try manager.open(password: "old-secret")
         try manager.rekey(password: "new 'secret'", options: .fast(kdfIterations: 8000, pageSize: 4096))
         let ours = try Self.ourRows(manager)
-        let settings = ["PRAGMA cipher_compatibility = 3", "PRAGMA cipher_page_size = 4096", "PRAGMA kdf_iter = 8000"]
+        let settings = CipherFormat.pragmas(client: 4, kdfIterations: 8000, pageSize: 4096)
         #expect(try Self.pythonRows(dir.file(), key: .password("new 'secret'"), pragmas: settings) == ours)
         let oldKey = PythonRequest(
             path: dir.file().path, key: .password("old-secret"), pragmas: settings,
@@ -122,7 +123,7 @@ import Testing
 
     // MARK: - Python's, read by us
 
-    @Test func aDatabasePythonCreatesWithVersion3SettingsOpensInOurs() throws {
+    @Test func aDatabasePythonCreatesWithOurSettingsOpensInOurs() throws {
         let dir = TemporaryDirectory()
         let values: [[DatabaseValue]] = [
             [.integer(1), .text("plain"), .real(2.5), .blob(Data([0, 1, 2, 255])), .null],
@@ -143,13 +144,52 @@ import Testing
     @Test func aDatabasePythonCreatesWithARawKeyOpensInOurs() throws {
         let dir = TemporaryDirectory()
         let key = Data((0..<32).map { UInt8(255 - $0) })
-        var create = PythonRequest(path: dir.file().path, key: .raw(key), pragmas: ["PRAGMA cipher_compatibility = 3"])
+        var create = PythonRequest(path: dir.file().path, key: .raw(key), pragmas: CipherFormat.pragmas(client: 4, kdfIterations: nil))
         create.statements = [("CREATE TABLE t(x)", []), ("INSERT INTO t VALUES ('raw')", [])]
         _ = try create.rows()
         let manager = dir.manager()
         try manager.open(rawKey: key)
         #expect(try manager.scalar(String.self, "SELECT x FROM t") == "raw")
     }
+
+    // MARK: - The SQLCipher 3 format, both ways
+
+    /// The options that make us read and write the SQLCipher 3 format: `cipher_compatibility = 3`
+    /// on 4.x, the defaults on 3.x (with the tests' KDF iterations).
+    static var sqlcipher3Format: CipherOptions {
+        var options = CipherOptions.fast()
+        if CipherFormat.linkedMajor >= 4 { options.compatibility = 3 }
+        return options
+    }
+
+    @Test func aDatabaseWeWriteInTheSQLCipher3FormatOpensInPythonWithCompatibility3() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager { $0.cipher = Self.sqlcipher3Format }
+        try manager.create(password: "three")
+        try manager.withDatabase { try RichDatabase.populate($0, rows: Self.rows) }
+        let ours = try Self.ourRows(manager)
+        let settings = CipherFormat.pragmas(client: 4, format: 3)
+        #expect(try Self.pythonRows(dir.file(), key: .password("three"), pragmas: settings) == ours)
+        // In the 3 format, not Python's own: without compatibility 3 it reads nothing.
+        let bare = PythonRequest(
+            path: dir.file().path, key: .password("three"), pragmas: CipherFormat.pragmas(client: 4, format: 4),
+            statements: [("SELECT count(*) FROM book", [])])
+        #expect(throws: PythonFailure.self) { try bare.rows() }
+    }
+
+    @Test func aDatabasePythonWritesWithCompatibility3OpensInOursInTheSQLCipher3Format() throws {
+        let dir = TemporaryDirectory()
+        var create = PythonRequest(path: dir.file().path, key: .password("py three"), pragmas: CipherFormat.pragmas(client: 4, format: 3))
+        create.statements = [("CREATE TABLE t(x)", []), ("INSERT INTO t VALUES ('three')", []), ("PRAGMA user_version = 4", [])]
+        _ = try create.rows()
+        let manager = dir.manager { $0.cipher = Self.sqlcipher3Format }
+        try manager.open(password: "py three")
+        #expect(try manager.scalar(String.self, "SELECT x FROM t") == "three")
+        #expect(try manager.schemaVersion == 4)
+        #expect(try manager.integrityProblems().isEmpty)
+    }
+
+    // MARK: - Other settings
 
     @Test func aDatabaseWithSQLCipher4DefaultsIsRefusedWithATypedErrorAndLeftAsItIs() throws {
         let dir = TemporaryDirectory()

@@ -44,12 +44,12 @@ struct KeySlotRevocationTests {
             #expect(key.withBytes { Data($0) } != currentKey)
             // The independent shell cannot read a row with it either.
             let hex = file.sqlcipherKey(key).withBytes { String(decoding: $0, as: UTF8.self) }
-            let output = try sqlcipherShell(dir.file().path, "PRAGMA key = \"\(hex)\";\nSELECT count(*) FROM item;\n")
+            let output = try sqlcipherShell(dir.file().path, shellKey("\"\(hex)\"") + "SELECT count(*) FROM item;\n")
             #expect(output.status != 0 && !output.stdout.contains("5"), "sqlcipher read rows: \(output.stdout)")
         }
         // The current key does read them (the check above can fail).
         let hex = file.sqlcipherKey(SecretBytes(currentKey)).withBytes { String(decoding: $0, as: UTF8.self) }
-        let output = try sqlcipherShell(dir.file().path, "PRAGMA key = \"\(hex)\";\nSELECT count(*) FROM item;\n")
+        let output = try sqlcipherShell(dir.file().path, shellKey("\"\(hex)\"") + "SELECT count(*) FROM item;\n")
         #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5", "\(output.stderr)")
     }
 
@@ -143,7 +143,7 @@ struct KeySlotRevocationTests {
         let file = try KeySlotFile.decode(Fixture.bytes(dir.slotFile()), path: "current")
         #expect(file.revision == 3)
         let hex = file.sqlcipherKey(SecretBytes(key)).withBytes { String(decoding: $0, as: UTF8.self) }
-        let output = try sqlcipherShell(dir.file().path, "PRAGMA key = \"\(hex)\";\nSELECT revision FROM scm_key_slots;\n")
+        let output = try sqlcipherShell(dir.file().path, shellKey("\"\(hex)\"") + "SELECT revision FROM scm_key_slots;\n")
         #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "\(output.stderr)")
     }
 

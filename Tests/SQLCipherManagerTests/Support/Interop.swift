@@ -46,6 +46,27 @@ enum Interop {
     ]
     .compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
+    /// The `sqlcipher` shell of the other major version, or `nil`: with 4.x linked, Debian 12's
+    /// 3.4.1 (`SCM_SQLCIPHER3_SHELL`, else the one `scripts/ensure-deps.sh` unpacks into
+    /// `.build/sqlcipher3`); with 3.x linked, the system's 4.x (`SCM_SQLCIPHER4_SHELL`, else
+    /// `/usr/bin/sqlcipher`). Only a shell that reports the other major version is returned.
+    static let otherVersionShell: URL? = {
+        let candidates: [String?] =
+            CipherFormat.linkedMajor >= 4
+            ? [environment["SCM_SQLCIPHER3_SHELL"], repository.appendingPathComponent(".build/sqlcipher3/root/usr/bin/sqlcipher").path]
+            : [environment["SCM_SQLCIPHER4_SHELL"], "/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher"]
+        return candidates.compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { url in
+            FileManager.default.isExecutableFile(atPath: url.path)
+                && shellCipherVersion(url).map { ($0.major >= 4) != (CipherFormat.linkedMajor >= 4) } == true
+        }
+    }()
+
+    /// The SQLCipher version a `sqlcipher` shell runs (`PRAGMA cipher_version` in memory).
+    static func shellCipherVersion(_ shell: URL) -> SQLCipherVersion? {
+        let output = try? runProcess(shell, ["-batch", "-init", "/dev/null", ":memory:"], input: Data("PRAGMA cipher_version;\n".utf8))
+        return output.flatMap { SQLCipherVersion(parsing: $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
     /// The client, or a failure (under `make test`) or a skip (elsewhere) that says how to get it.
     static func require(_ client: URL?, _ what: String) throws -> URL {
         if let client { return client }
@@ -58,6 +79,37 @@ enum Interop {
     }
 
     struct Missing: Error {}
+}
+
+// MARK: - File formats
+
+/// What another SQLCipher client must be told to read a file the linked SQLCipher wrote.
+///
+/// New files use the linked library's defaults: the 4.x format on 4.x (4096-byte pages,
+/// PBKDF2-HMAC-SHA512, HMAC-SHA512), the SQLCipher 3 format on 3.x (1024-byte pages, SHA-1).
+/// A 4.x client reads a 3-format file after `PRAGMA cipher_compatibility = 3`; a 3.x client
+/// reads only 3-format files and ignores that pragma. Either way the KDF iterations and a
+/// page size other than the format's must be given.
+enum CipherFormat {
+    /// The major version of the linked SQLCipher, read at run time.
+    static let linkedMajor = LinkedLibrary.cipherVersion?.major ?? 4
+
+    /// The pragmas, run right after the key, with which a client of major version `client`
+    /// reads a file written in the format of major version `format` (ours unless given) with
+    /// `kdfIterations` and `pageSize` (`nil`: the format's own).
+    static func pragmas(client: Int, format: Int = linkedMajor, kdfIterations: Int? = 4000, pageSize: Int? = nil) -> [String] {
+        precondition(client >= 4 || format < 4, "a SQLCipher \(client) client cannot read the SQLCipher \(format) format")
+        var list: [String] = []
+        if client >= 4, format < 4 { list.append("PRAGMA cipher_compatibility = \(format)") }
+        if let pageSize { list.append("PRAGMA cipher_page_size = \(pageSize)") }
+        if let kdfIterations { list.append("PRAGMA kdf_iter = \(kdfIterations)") }
+        return list
+    }
+
+    /// The same, as the lines of a shell script of the linked version.
+    static func shellPragmas(kdfIterations: Int? = 4000, pageSize: Int? = nil) -> [String] {
+        pragmas(client: linkedMajor, kdfIterations: kdfIterations, pageSize: pageSize).map { $0 + ";" }
+    }
 }
 
 // MARK: - Python
@@ -77,9 +129,9 @@ struct PythonRequest {
     var pragmas: [String] = []
     var statements: [(sql: String, arguments: [DatabaseValue])] = []
 
-    /// The pragmas that make SQLCipher 4.x read and write what our SQLCipher 3.4.1 with the
-    /// tests' 4000 KDF iterations does.
-    static let ourSettings = ["PRAGMA cipher_compatibility = 3", "PRAGMA kdf_iter = 4000"]
+    /// The pragmas that make Python's SQLCipher 4.x read and write what the linked SQLCipher
+    /// writes with the tests' 4000 KDF iterations.
+    static let ourSettings = CipherFormat.pragmas(client: 4)
 
     /// Runs the request: each statement's rows, or the client's error message.
     func run() throws -> Result<[[[DatabaseValue]]], PythonFailure> {
@@ -145,9 +197,23 @@ struct PythonFailure: Error, CustomStringConvertible {
 /// Runs `script` in the Debian `sqlcipher` shell on `path` (the key goes in the script, on
 /// standard input, never on the command line) and returns its output lines.
 func sqlcipherShell(_ path: String, _ script: String) throws -> ProcessOutput {
-    let shell = try Interop.require(Interop.sqlcipherShell, "the sqlcipher shell")
-    return try runProcess(shell, ["-batch", "-bail", "-init", "/dev/null", path], input: Data(script.utf8))
+    try sqlcipherShell(Interop.require(Interop.sqlcipherShell, "the sqlcipher shell"), path, script)
 }
+
+/// Runs `script` in `shell` (another version's, say) on `path`, like ``sqlcipherShell(_:_:)``.
+func sqlcipherShell(_ shell: URL, _ path: String, _ script: String) throws -> ProcessOutput {
+    try runProcess(shell, ["-batch", "-bail", "-init", "/dev/null", path], input: Data(script.utf8))
+}
+
+/// `PRAGMA key = <literal>;` for a shell script, its row kept out of the output: SQLCipher 4.3+
+/// answers `PRAGMA key` with a row "ok", 3.x with none.
+func shellKey(_ literal: String) -> String {
+    ".output /dev/null\nPRAGMA key = \(literal);\n.output\n"
+}
+
+/// SQLite's `SQLITE_NOTADB` message as the shell prints it: "file is encrypted or is not a
+/// database" up to SQLite 3.15 (SQLCipher 3.4.1), "file is not a database" since.
+let notADatabase = "not a database"
 
 /// A ``RichDatabase`` keyed with a raw key; the returned manager has it open.
 func makeRichDatabase(in dir: TemporaryDirectory, rawKey: Data, rows: Int) throws -> DatabaseManager {

@@ -62,12 +62,14 @@ package enum HeaderSaltFile {
         hasPlaintextHeaderForm(database) && exists(for: database)
     }
 
-    /// `true` when the file starts with SQLite's header but is SQLCipher's past its first 32
-    /// bytes: a page reserve (IV and HMAC), and no plausible schema format (offset 44) and text
-    /// encoding (offset 56), which every plaintext SQLite file has. With or without its salt file.
+    /// `true` when the file starts with a sound SQLite header (its first 32 bytes) but is
+    /// SQLCipher's past them: a page reserve (IV and HMAC), and no plausible schema format
+    /// (offset 44) and text encoding (offset 56), which every plaintext SQLite file has. With
+    /// or without its salt file.
     package static func hasPlaintextHeaderForm(_ path: String) -> Bool {
-        guard let header = DatabaseFile(path: path).header(count: 100), header.count == 100,
-            Array(header.prefix(16)) == DatabaseFile.plaintextHeader, header[20] > 0
+        let file = DatabaseFile(path: path)
+        guard let header = file.header(count: 100), header.count == 100,
+            Array(header.prefix(16)) == DatabaseFile.plaintextHeader, header[20] > 0, file.plaintextHeaderProblem == nil
         else { return false }
         let plaintext =
             header[44...46].allSatisfy { $0 == 0 } && header[47] <= 4 && header[56...58].allSatisfy { $0 == 0 } && header[59] <= 3

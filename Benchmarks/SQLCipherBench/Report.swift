@@ -11,7 +11,9 @@ enum Report {
         print("")
         print("- date: \(Date()); CPUs: \(ProcessInfo.processInfo.activeProcessorCount); load at start: \(loadAverage)")
         let measure = options.instructions ? "instructions of the measured part, callgrind" : "milliseconds"
-        print("- SQLCipher \(version); runs per job: \(options.runs) (median [min–max], \(measure); each job in its own process)")
+        print(
+            "- SQLCipher \(version) (\(CipherCheck.loadedLibrary)); runs per job: \(options.runs) (median [min–max], \(measure); each job in its own process)"
+        )
         print("- files in \(directory.path)")
     }
 

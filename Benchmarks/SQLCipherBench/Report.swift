@@ -59,7 +59,9 @@ enum Report {
     static func notes(_ section: Section, samples: [Job: Samples]) {
         for comparison in section.comparisons {
             let notes = (samples[comparison.jobs[0]]?.results ?? []).compactMap(\.note)
-            if !notes.isEmpty { print("\n- \(comparison.name): " + notes.joined(separator: "; ")) }
+            guard let first = notes.first else { continue }
+            let text = notes.count > 1 && Set(notes).count == 1 ? "\(first) (every run)" : notes.joined(separator: "; ")
+            print("\n- \(comparison.name): " + text)
         }
     }
 

@@ -125,6 +125,15 @@ Version: $version
 Libs: -L\${libdir} -lsqlcipher
 Cflags: -I\${includedir}/sqlcipher
 EOF
+    # SwiftPM keeps the `-L/usr/lib/<triple>` of the other system libraries' .pc files (pkg-config
+    # itself drops it) and puts them before this one, so the linker would find 4.x's
+    # libsqlcipher.so there first: copies without that default folder come first on the path.
+    local name file
+    for name in libcrypto libsodium libsecret-1 glib-2.0 gio-2.0 gio-unix-2.0 gobject-2.0; do
+        file="$(pkg-config --variable=pcfiledir "$name" 2>/dev/null)/$name.pc"
+        [ -f "$file" ] || continue
+        sed -E 's/^(Libs:.*)-L\$\{libdir\} ?/\1/' "$file" >"$prefix/pkgconfig/$name.pc"
+    done
 }
 
 need_apt=()

@@ -251,11 +251,13 @@ package struct ExportOperation {
     }
 
     /// `PRAGMA cipher_integrity_check` (every page's HMAC) where the linked SQLCipher has it
-    /// (4.0 and later; 3.4.1 has not, and its `integrity_check` above decrypted every page):
-    /// it returns no row when every page is intact.
+    /// (4.0 and later; 3.4.1 has not, and its `integrity_check` above decrypted every page) and
+    /// the copy has a page HMAC to check (`cipher_use_hmac`; without one the pragma reports
+    /// "HMAC is not enabled" and there is nothing more to check): no row when every page is intact.
     private func cipherIntegrityCheck(_ connection: Connection) throws {
         guard copy.key != nil, let text = try connection.text("PRAGMA cipher_version"),
-            let version = SQLCipherVersion(parsing: text), version >= SQLCipherVersion(4, 0)
+            let version = SQLCipherVersion(parsing: text), version >= SQLCipherVersion(4, 0),
+            try connection.int64("PRAGMA cipher_use_hmac") != 0
         else { return }
         var problems: [String] = []
         try connection.forEachRow("PRAGMA cipher_integrity_check") { row in row.text(at: 0).map { problems.append($0) } }

@@ -4,7 +4,15 @@ import TerminalIO
 
 /// The program: parse, run one command, turn any error into a message and an exit code.
 enum CipherDB {
-    static func main(_ words: [String]) -> Int32 {
+    static func main(_ arguments: [String]) -> Int32 {
+        let words: [String]
+        do {
+            words = try SQLCipherLogOption.apply(arguments)
+        } catch {
+            let failure = Failure(wrapping: error)
+            Console.warnEscaped("cipherdb: error: \(failure.message)")
+            return failure.code.rawValue
+        }
         guard let (name, rest) = commandAndRest(words) else {
             Console.warn(Help.text)
             return ExitCode.usage.rawValue

@@ -18,6 +18,7 @@ enum Help {
         for option in Option.allCases {
             lines.append("  " + pad(option.rawValue + (option.valueName.map { " " + $0 } ?? ""), 26) + option.help)
         }
+        lines += SQLCipherLogOption.help
         lines += [
             "",
             "Passwords are read from --password-env NAME or --password-file PATH; otherwise from stdin:",
@@ -29,8 +30,8 @@ enum Help {
             "Text from data (values, names, labels, paths, SQL in errors) is printed escaped (\\x1b, \\u{202e},",
             "\\xff for bytes that are not UTF-8) so it cannot act on the terminal; --json gives the exact values.",
             "When a password does not open a database, cipherdb tries the known cipher settings",
-            "(SQLCipher 1-3 formats, 1024-16384-byte pages, what `settings` recorded), read-only, and",
-            "says which options open it.",
+            "(the formats of SQLCipher 1 up to the linked version, 1024-16384-byte pages, what `settings`",
+            "recorded), read-only, and says which options open it.",
             "Long operations draw a progress line on stderr when it is a terminal.",
             "",
             "Exit codes:",

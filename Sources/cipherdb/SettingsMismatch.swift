@@ -38,7 +38,8 @@ struct SettingsMismatch: Error {
             return "Incorrect password for \(path): it opens neither with the settings given nor with the \(count) other "
                 + "known sets (SQLCipher 1-\(DatabaseTools.linkedSQLCipherVersion?.major ?? 3) formats, pages of 1024-16384 bytes). "
                 + "Try again with the right password; a file written with settings of its own needs them "
-                + "(--kdf-iter N, --page-size N, --no-hmac)."
+                + "(--kdf-iter N, --page-size N, --no-hmac): SQLCipher does not store them in the file, and "
+                + "`cipherdb settings` records the ones it sets beside it, in \(SettingsRecord(databasePath: path).path)."
         }
         let flags = Self.flags(found.options).joined(separator: " ")
         guard !flags.isEmpty else {

@@ -9,7 +9,16 @@ enum VerifyCommand {
     static func run(_ invocation: Invocation) throws {
         try Session.withOpenDatabase(invocation) { manager in
             Console.sayEscaped("password: correct")
-            let problems = try manager.integrityProblems()
+            let problems: [String]
+            do {
+                problems = try manager.integrityProblems()
+            } catch DatabaseManagerError.corrupt(_, let underlying) {
+                // A page that does not decrypt stops the check (SQLCipher 4) instead of being listed.
+                throw Failure(
+                    .notADatabase,
+                    "\(invocation.path) failed the integrity check (\(underlying?.message ?? "a page cannot be read")). "
+                        + "Restore it from a backup, or export what still reads.")
+            }
             guard problems.isEmpty else {
                 for problem in problems { Console.sayEscaped("problem: \(problem)") }
                 throw Failure(

@@ -37,8 +37,8 @@ import Testing
         let pragma = export.stdout.trimmingCharacters(in: .newlines)
         #expect(pragma.hasPrefix("PRAGMA key = \"x'") && pragma.count == "PRAGMA key = \"x'\"';".count + 64, "\(pragma)")
         let shell = try Program.runBash(
-            "printf '%s\\nSELECT x FROM t;\\n' \"$PRAGMA\" | sqlcipher -batch -bail -init /dev/null db.db",
-            in: directory.url, environment: ["PRAGMA": pragma, "PATH": "/usr/bin:/bin"])
+            "printf '%s\\nSELECT x FROM t;\\n' \"$PRAGMA\" | \"$SHELL_PATH\" -batch -bail -init /dev/null db.db",
+            in: directory.url, environment: ["PRAGMA": pragma, "SHELL_PATH": try SQLCipherShell.require().path, "PATH": "/usr/bin:/bin"])
         #expect(shell.0 == 0 && shell.1.contains("42"), "\(shell.1)")
     }
 

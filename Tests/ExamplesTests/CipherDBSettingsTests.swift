@@ -21,15 +21,33 @@ import Testing
         return Dictionary(uniqueKeysWithValues: names.map { ($0, directory.bytes($0)) })
     }
 
-    @Test(arguments: [
-        (["--kdf-iter", "4000", "--legacy-kdf", "--no-hmac"], "kdf_iter 4000 and no HMAC (SQLCipher 1 format)"),
-        (["--kdf-iter", "4000", "--legacy-kdf"], "kdf_iter 4000 (SQLCipher 2 format)"),
-        (["--page-size", "8192"], "8192-byte pages (SQLCipher 3 defaults with 8192-byte pages)"),
-        (
-            ["--kdf-iter", "4000", "--legacy-kdf", "--page-size", "16384", "--no-hmac"],
-            "kdf_iter 4000, 16384-byte pages and no HMAC (SQLCipher 1 format with 16384-byte pages)"
-        ),
-    ])
+    /// Each older format as cipherdb writes it with the linked SQLCipher (3.x: the format's own
+    /// values; 4.x: `--compatibility`), and on 4.x its own format with another kdf_iter.
+    static var writtenSettings: [([String], String)] {
+        guard LinkedFormat.isSQLCipher4 else {
+            return [
+                (["--kdf-iter", "4000", "--legacy-kdf", "--no-hmac"], "kdf_iter 4000 and no HMAC (SQLCipher 1 format)"),
+                (["--kdf-iter", "4000", "--legacy-kdf"], "kdf_iter 4000 (SQLCipher 2 format)"),
+                (["--page-size", "8192"], "8192-byte pages (SQLCipher 3 defaults with 8192-byte pages)"),
+                (
+                    ["--kdf-iter", "4000", "--legacy-kdf", "--page-size", "16384", "--no-hmac"],
+                    "kdf_iter 4000, 16384-byte pages and no HMAC (SQLCipher 1 format with 16384-byte pages)"
+                ),
+            ]
+        }
+        return [
+            (["--compatibility", "1"], "cipher_compatibility 1 (SQLCipher 1 format)"),
+            (["--compatibility", "2"], "cipher_compatibility 2 (SQLCipher 2 format)"),
+            (["--page-size", "8192"], "8192-byte pages (SQLCipher 4 defaults with 8192-byte pages)"),
+            (
+                ["--compatibility", "2", "--page-size", "16384"],
+                "cipher_compatibility 2 and 16384-byte pages (SQLCipher 2 format with 16384-byte pages)"
+            ),
+            (["--kdf-iter", "4000", "--legacy-kdf"], "kdf_iter 4000 (SQLCipher 4 format with kdf_iter 4000)"),
+        ]
+    }
+
+    @Test(arguments: writtenSettings)
     func aFileWrittenWithOtherSettingsIsToldWhatToAdd(_ settings: [String], _ found: String) throws {
         let create = try run(["create", "db.db"] + settings)
         try #require(create.status == 0, "\(create.output)")
@@ -54,7 +72,8 @@ import Testing
         #expect(wrong.stdout.contains("unlock: no known cipher settings open the file with this password"))
         #expect(
             wrong.stderr.contains(
-                "Incorrect password for db.db: it opens neither with the settings given nor with the 11 other known sets"),
+                "Incorrect password for db.db: it opens neither with the settings given nor with the "
+                    + "\(LinkedFormat.knownSetCount - 1) other known sets"),
             "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("password is right"))
         #expect(try snapshot() == before)
@@ -81,7 +100,8 @@ import Testing
         try FileManager.default.removeItem(atPath: directory.path("db.db.cipherdb-settings"))
         let unrecorded = try run(["verify", "db.db"])
         #expect(unrecorded.status == 3)
-        #expect(unrecorded.stderr.contains("nor with the 11 other known sets"))
+        #expect(unrecorded.stderr.contains("nor with the \(LinkedFormat.knownSetCount - 1) other known sets"))
+        #expect(unrecorded.stderr.contains("`cipherdb settings` records the ones it sets beside it, in db.db.cipherdb-settings"))
     }
 
     /// The record is written like the library's files: owner-only, no temporary left, no
@@ -136,21 +156,32 @@ import Testing
         try #require(create.status == 0, "\(create.output)")
         let convert = try run(["settings", "db.db", "--kdf-iter", "4000", "--legacy-kdf", "--no-hmac", "--set-defaults"])
         #expect(convert.status == 0, "\(convert.output)")
-        #expect(convert.stdout.contains("kdf_iter=64000, cipher_use_hmac=ON"))
+        #expect(
+            convert.stdout.contains(
+                LinkedFormat.isSQLCipher4 ? "kdf_iter=256000, cipher_use_hmac=ON" : "kdf_iter=64000, cipher_use_hmac=ON"))
         #expect(!directory.exists("db.db.cipherdb-settings"))
         #expect(try run(["verify", "db.db"]).status == 0)
     }
 
-    /// Files the Debian `sqlcipher` shell writes with `PRAGMA kdf_iter`, `cipher_use_hmac` and
-    /// `cipher_page_size`.
-    @Test(arguments: [
-        (
-            ["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_use_hmac = OFF;", "PRAGMA cipher_page_size = 4096;"],
-            "--kdf-iter 4000 --legacy-kdf --page-size 4096 --no-hmac"
-        ),
-        (["PRAGMA kdf_iter = 4000;"], "--kdf-iter 4000 --legacy-kdf"),
-        (["PRAGMA cipher_page_size = 16384;"], "--page-size 16384"),
-    ])
+    /// Files the Debian `sqlcipher` shell of the linked version writes with `PRAGMA kdf_iter`,
+    /// `cipher_use_hmac` and `cipher_page_size` (3.x), or `cipher_compatibility` (4.x; there
+    /// `kdf_iter = 4000` alone keeps the 4.x format).
+    static var shellSettings: [([String], String)] {
+        let first =
+            LinkedFormat.isSQLCipher4
+            ? (["PRAGMA cipher_compatibility = 1;", "PRAGMA cipher_page_size = 4096;"], "--compatibility 1 --page-size 4096")
+            : (
+                ["PRAGMA kdf_iter = 4000;", "PRAGMA cipher_use_hmac = OFF;", "PRAGMA cipher_page_size = 4096;"],
+                "--kdf-iter 4000 --legacy-kdf --page-size 4096 --no-hmac"
+            )
+        return [
+            first,
+            (["PRAGMA kdf_iter = 4000;"], "--kdf-iter 4000 --legacy-kdf"),
+            (["PRAGMA cipher_page_size = 16384;"], "--page-size 16384"),
+        ]
+    }
+
+    @Test(arguments: shellSettings)
     func aFileTheShellWroteIsToldWhatToAdd(_ pragmas: [String], _ flags: String) throws {
         let shell = try SQLCipherShell.require()
         let script = (["PRAGMA key = '\(password)';"] + pragmas + ["CREATE TABLE t(x);", "INSERT INTO t VALUES ('MARKER');"])

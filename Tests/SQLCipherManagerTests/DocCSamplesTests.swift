@@ -10,7 +10,7 @@ import Testing
 @Suite("DocC: the articles' Swift samples compile, run and match")
 struct DocCSamplesTests {
     /// The catalog's articles whose every ```swift block must be a sample run by a test.
-    static let checkedArticles = ["LoginFlow.md", "BackingUp.md", "CodableRecords.md", "Observation.md"]
+    static let checkedArticles = ["LoginFlow.md", "BackingUp.md", "CodableRecords.md", "Observation.md", "SQLFeatures.md"]
 
     // MARK: - LoginFlow: change the password
 

@@ -7,11 +7,11 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// README's "Which SQLite" section says what the linked library can and cannot do; each claim
-/// is tried here on the library this process runs with (issue 22, item 9).
+/// README's "Which SQLCipher" table says what each supported library can and cannot do; each
+/// claim is tried here on the library this process runs with.
 @Suite struct ReadmeLinkedSQLiteTests {
-    /// Debian 12's SQLCipher and the SQLite it is built on, as README names them.
-    private static let debianCipher = SQLCipherVersion(3, 4, 1)
+    /// The two SQLite versions README's table names, with the SQLCipher each comes with.
+    private static let modernSQLite = "3.46.1"
     private static let debianSQLite = "3.15.2"
 
     /// A feature, the words README uses for it, and SQL that runs only where it exists.
@@ -21,26 +21,25 @@ import Testing
         var description: String { words }
     }
 
-    private static let missing = [
+    /// In the table's SQLite row for SQLCipher 4.6.1; "none of those" for 3.4.1.
+    private static let modern = [
         Feature(words: "UPSERT", sql: "INSERT INTO u VALUES (1, 1) ON CONFLICT(k) DO UPDATE SET v = 2"),
         Feature(words: "`RETURNING`", sql: "INSERT INTO u VALUES (2, 2) RETURNING k"),
         Feature(words: "window functions", sql: "SELECT row_number() OVER (ORDER BY k) FROM u"),
-        Feature(words: "RENAME COLUMN", sql: "ALTER TABLE u RENAME COLUMN v TO w"),
-        Feature(words: "DROP COLUMN", sql: "ALTER TABLE u DROP COLUMN v"),
-        Feature(words: "`VACUUM INTO`", sql: "VACUUM INTO ?"),
-        Feature(words: "JSON functions", sql: "SELECT json_valid('{}')"),
+        Feature(words: "`DROP COLUMN`", sql: "ALTER TABLE u DROP COLUMN v"),
+        Feature(words: "STRICT tables", sql: "CREATE TABLE s(x INTEGER) STRICT"),
+        Feature(words: "JSON (`->`, `->>`)", sql: "SELECT '{\"a\":1}' ->> '$.a'"),
         Feature(words: "FTS5", sql: "CREATE VIRTUAL TABLE f5 USING fts5(x)"),
     ]
 
+    /// In the table's SQLite row for SQLCipher 3.4.1, and on 4.6.1 as well.
     private static let working = [
-        Feature(words: "FTS3", sql: "CREATE VIRTUAL TABLE f3 USING fts3(x)"),
-        Feature(words: "FTS4", sql: "CREATE VIRTUAL TABLE f4 USING fts4(x)"),
+        Feature(words: "FTS3/4", sql: "CREATE VIRTUAL TABLE f4 USING fts4(x)"),
         Feature(words: "R*Tree", sql: "CREATE VIRTUAL TABLE r USING rtree(id, minX, maxX)"),
         Feature(words: "partial indexes", sql: "CREATE INDEX u_v ON u(v) WHERE v > 0"),
         Feature(
-            words: "common table expressions",
+            words: "CTEs",
             sql: "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3) SELECT n FROM c"),
-        Feature(words: "`WITHOUT ROWID`", sql: "CREATE TABLE w(k PRIMARY KEY) WITHOUT ROWID"),
     ]
 
     private static func readme() throws -> String {
@@ -48,12 +47,10 @@ import Testing
         return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
-    /// README's list item that starts with `prefix`, its wrapped lines joined by spaces.
-    private static func line(_ prefix: String) throws -> String {
-        let lines = try readme().split(separator: "\n", omittingEmptySubsequences: false)
-        let start = try #require(lines.firstIndex { $0.hasPrefix(prefix) }, "README has no line \(prefix)")
-        let rest = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
-        return ([lines[start]] + rest).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    /// The cells of README's table row that starts with `| name |`.
+    private static func row(_ name: String) throws -> [String] {
+        let line = try #require(try readme().split(separator: "\n").first { $0.hasPrefix("| \(name) |") }, "no row \(name)")
+        return line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// `true` when `feature.sql` runs on a fresh in-memory database of the linked library.
@@ -77,26 +74,28 @@ import Testing
 
     @Test func theREADMENamesTheLinkedLibrariesUpFront() throws {
         let intro = try Self.readme().components(separatedBy: "\n## ")[0]
-        #expect(intro.contains("SQLCipher \(Self.debianCipher) on SQLite \(Self.debianSQLite)"))
-        #expect(intro.contains("SQLCipher 4"))
-        // What runs is what DatabaseTools reports, read from the library at run time.
+        #expect(intro.contains("| | SQLCipher 4.6.1 (the default) | SQLCipher 3.4.1 (`SQLCIPHER=3`) |"))
+        // What runs is what DatabaseTools reports, read from the library at run time: one of the two.
         let linked = try #require(DatabaseTools.linkedSQLCipherVersion)
-        #expect(linked >= Self.debianCipher)
+        #expect([SQLCipherVersion(4, 6, 1), SQLCipherVersion(3, 4, 1)].contains(linked), "\(linked)")
+        #expect([Self.modernSQLite, Self.debianSQLite].contains(DatabaseTools.linkedSQLiteVersion ?? ""))
+        let sqlite = try Self.row("SQLite")
+        #expect(sqlite[1].hasPrefix(Self.modernSQLite + ":") && sqlite[2].hasPrefix(Self.debianSQLite + ": none of those"))
         let connection = try Connection(path: ":memory:", mode: .readWriteCreate)
         defer { connection.close() }
         #expect(try connection.text("SELECT sqlite_version()") == DatabaseTools.linkedSQLiteVersion)
     }
 
-    @Test(arguments: missing)
-    func whatTheREADMESaysIsMissingIsMissingOnDebiansLibrary(feature: Feature) throws {
-        #expect(try Self.line("- Missing on SQLite \(Self.debianSQLite):").contains(feature.words))
-        guard DatabaseTools.linkedSQLiteVersion == Self.debianSQLite else { return }
-        #expect(try !Self.runs(feature), "\(feature) runs on \(Self.debianSQLite)")
+    @Test(arguments: modern)
+    func theModernFeaturesRunOnTheNewerSQLiteOnly(feature: Feature) throws {
+        #expect(try Self.row("SQLite")[1].contains(feature.words))
+        let linked = DatabaseTools.linkedSQLiteVersion
+        #expect(try Self.runs(feature) == (linked == Self.modernSQLite), "\(feature) on \(linked ?? "?")")
     }
 
     @Test(arguments: working)
-    func whatTheREADMESaysWorksWorks(feature: Feature) throws {
-        #expect(try Self.line("- Working on SQLite \(Self.debianSQLite):").contains(feature.words))
+    func whatTheREADMESaysWorksOnBothWorks(feature: Feature) throws {
+        #expect(try Self.row("SQLite")[2].contains(feature.words))
         #expect(try Self.runs(feature), "\(feature) does not run")
     }
 }

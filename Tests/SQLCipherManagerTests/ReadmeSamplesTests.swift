@@ -128,7 +128,10 @@ struct ReadmeSamplesTests {
     @Test func theDiagnosisSampleOpensAFileWrittenWithOtherSettings() throws {
         let dir = TemporaryDirectory()
         let url = dir.url.appendingPathComponent("old.db")
-        let legacy = CipherOptions(kdfIterations: 4000, usesHMAC: false, allowsLegacyKDFIterations: true)
+        // The SQLCipher 1 format, written the way the linked SQLCipher writes it.
+        let legacy =
+            (DatabaseTools.linkedSQLCipherVersion?.major ?? 3) >= 4
+            ? CipherOptions(compatibility: 1) : CipherOptions(kdfIterations: 4000, usesHMAC: false, allowsLegacyKDFIterations: true)
         let writer = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: legacy))
         try writer.create(password: "secret")
         writer.close()
@@ -146,7 +149,9 @@ struct ReadmeSamplesTests {
         }
         // README end
         #expect(manager.isOpen)
-        #expect(manager.configuration.cipher.kdfIterations == 4000)
+        let found = manager.configuration.cipher
+        #expect(found.compatibility == legacy.compatibility && found.kdfIterations == legacy.kdfIterations)
+        #expect(found.usesHMAC == legacy.usesHMAC && found.pageSize == nil)
     }
 
     // MARK: - Changing passwords and encrypting existing databases

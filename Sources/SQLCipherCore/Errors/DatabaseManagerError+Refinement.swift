@@ -15,10 +15,31 @@ extension DatabaseManagerError {
                 + "truncated (or was written with a smaller page size)")
     }
 
+    /// `SQLITE_NOTADB` from a statement on a connection whose key was proven when it opened:
+    /// page 1 did not decrypt this time (3.4.1 and 4.6.1 report a damaged data page as
+    /// `SQLITE_CORRUPT`). That is a key changed by another program only if the key no longer
+    /// unlocks the file (`keyStillUnlocks` false): ``keyChanged(path:)``; otherwise the read met
+    /// a damaged page: ``corrupt(path:underlying:)`` (see ``damagedPage(path:after:)``), and the
+    /// manager is not closed for a key that still works.
+    package static func unreadablePage(_ error: SQLiteError, path: String, keyStillUnlocks: Bool) -> DatabaseManagerError {
+        keyStillUnlocks ? damagedPage(path: path, after: error) : .keyChanged(path: path)
+    }
+
+    /// ``corrupt(path:underlying:)`` for a page that did not decrypt once the key was proven:
+    /// `SQLITE_NOTADB`, or the `SQLITE_ERROR` SQLCipher 4 leaves a check that met such a page
+    /// with (its pager error state). The underlying error is then `SQLITE_CORRUPT`, as SQLCipher
+    /// 3 reports the same damage, and says which check failed.
+    package static func damagedPage(path: String, after error: SQLiteError) -> DatabaseManagerError {
+        guard error.code == .notADatabase || error.code == .error else { return .corrupt(path: path, underlying: error) }
+        let message = "database disk image is malformed: a page does not decrypt with the key that decrypted page 1"
+        return .corrupt(path: path, underlying: SQLiteError(extendedCode: .corrupt, message: message, sql: error.sql))
+    }
+
     /// A statement's failure that is about the file, not the SQL, said like the same error at
     /// open: `SQLITE_CORRUPT` → ``DatabaseManagerError/corrupt(path:underlying:)``,
-    /// `SQLITE_NOTADB` (page 1 no longer decrypts with this connection's key: another program
-    /// re-keyed the file in place) → ``DatabaseManagerError/keyChanged(path:)``, `SQLITE_BUSY` and `SQLITE_LOCKED` →
+    /// `SQLITE_NOTADB` → ``DatabaseManagerError/keyChanged(path:)`` (the callers that can try
+    /// the key again on a fresh connection tell a damaged page apart first, with
+    /// ``unreadablePage(_:path:keyStillUnlocks:)``), `SQLITE_BUSY` and `SQLITE_LOCKED` →
     /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error.
     /// Any other error is returned as it is.
     package static func translatingQueryError(_ error: any Error, path: String) -> any Error {

@@ -69,6 +69,7 @@ package final class Connection {
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     package init(path: String, mode: Mode) throws {
+        SQLCipherLog.prepare()
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(mode.filename(path), &db, mode.flags, nil)
         guard let db else {

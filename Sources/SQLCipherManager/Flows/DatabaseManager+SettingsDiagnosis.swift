@@ -31,7 +31,8 @@ extension DatabaseManager {
     /// this runs only when asked, never inside ``open(password:)-(String)``.
     ///
     /// - Throws: ``DatabaseManagerError/notConfigured``, ``DatabaseManagerError/sqlcipherNotLinked``,
-    ///   and the file problems ``open(password:)-(String)`` reports before a key is tried
+    ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for an empty
+    ///   password (wrong with every set, so none is tried), and the file problems ``open(password:)-(String)`` reports before a key is tried
     ///   (``DatabaseManagerError/fileNotFound(path:)``, ``DatabaseManagerError/plaintextDatabase(path:)``…).
     public func diagnoseCipherSettings(
         password: String, alsoTrying extra: [CipherSettingsCandidate] = []
@@ -47,6 +48,8 @@ extension DatabaseManager {
         let (path, configured) = try locked { (try requirePath(), configuration) }
         guard let version = LinkedLibrary.cipherVersion else { throw DatabaseManagerError.sqlcipherNotLinked }
         if let fileError = DatabaseManagerError(problemBeforeUnlockAt: path) { throw fileError }
+        // SQLCipher reads an empty key as "no encryption" (3.x) or refuses it (4.5.5+).
+        if password.count == 0 { try locked { try refuseEmptyPassword() } }
         let key = password.normalizedPassword()
         var seen: Set<CipherOptions> = [configured.cipher.resolved(for: version)]
         var tried: [CipherSettingsCandidate] = []

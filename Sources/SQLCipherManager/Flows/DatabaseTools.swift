@@ -30,8 +30,9 @@ public enum DatabaseTools {
     /// linked): SQLCipher 3.x tries its defaults (`PRAGMA kdf_iter = 64000`,
     /// `cipher_page_size = 1024`, `cipher_use_hmac = ON`), the SQLCipher 2 format
     /// (`kdf_iter = 4000`) and the SQLCipher 1 format (`kdf_iter = 4000`,
-    /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults and `cipher_compatibility` 3, 2, 1.
-    /// Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
+    /// `cipher_use_hmac = OFF`); SQLCipher 4.x its defaults, `cipher_compatibility` 3, 2, 1,
+    /// and its own format with `kdf_iter = 64000` and `4000` (what a `PRAGMA kdf_iter` meant
+    /// for SQLCipher 3 or 2 writes on 4.x). Then each of them with 1024-, 4096-, 8192- and 16384-byte pages (`cipher_page_size`).
     public static var knownCipherSettings: [CipherSettingsCandidate] {
         LinkedLibrary.cipherVersion.map(CipherSettingsCandidate.known(for:)) ?? []
     }

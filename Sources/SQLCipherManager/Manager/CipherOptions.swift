@@ -44,17 +44,20 @@ public struct CipherOptions: Sendable, Hashable {
     // MARK: - Profiles
 
     /// An opt-in profile for new databases, faster than SQLCipher 3's defaults: 4,096-byte
-    /// pages (SQLCipher 4's size), everything else SQLCipher 3's (PBKDF2-HMAC-SHA1 with 64,000
-    /// iterations, HMAC-SHA1 per page). SQLCipher encrypts and authenticates a page as one
-    /// unit, so larger pages mean fewer of them per row: BENCHMARKS.md gives the gain.
+    /// pages (SQLCipher 4's size), everything else the linked SQLCipher's defaults. On 3.x that
+    /// is SQLCipher 3's (PBKDF2-HMAC-SHA1 with 64,000 iterations, HMAC-SHA1 per page); on 4.x,
+    /// whose own page size is 4,096 bytes, the profile is the 4.x defaults. SQLCipher encrypts
+    /// and authenticates a page as one unit, so larger pages mean fewer of them per row:
+    /// BENCHMARKS.md gives the gain.
     ///
     /// The page size is not written in the file: every client must be told it. Open the
     /// database with these options (``DatabaseConfiguration/cipher``); in the SQLCipher 3
-    /// shell, `PRAGMA cipher_page_size = 4096` right after `PRAGMA key`; in SQLCipher 4,
-    /// `PRAGMA cipher_compatibility = 3` and then `PRAGMA cipher_page_size = 4096`.
-    /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` (and `cipherdb`) finds it
-    /// as "SQLCipher 3 defaults with 4096-byte pages". A database keeps the page size it was
-    /// created with; ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` converts one.
+    /// shell, `PRAGMA cipher_page_size = 4096` right after `PRAGMA key`; a file made on 3.x, in
+    /// SQLCipher 4, `PRAGMA cipher_compatibility = 3` and then `PRAGMA cipher_page_size = 4096`.
+    /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` (and `cipherdb`) finds a
+    /// 3.x one as "SQLCipher 3 defaults with 4096-byte pages" (on 4.x: "SQLCipher 3 format with
+    /// 4096-byte pages"). A database keeps the page size it was created with;
+    /// ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` converts one.
     public static let largePages = CipherOptions(pageSize: 4096)
 
     // MARK: - Limits

@@ -44,37 +44,49 @@ extension CipherSettingsCandidate {
     static let otherPageSizes = [1024, 4096, 8192, 16384]
 
     /// The sets the linked SQLCipher `version` can read, most likely first: each format's own
-    /// settings, then the same formats with 4096-, 8192- and 16384-byte (or 1024-byte) pages.
+    /// settings, then the same formats with 1024-, 4096-, 8192- and 16384-byte pages (the ones
+    /// that are not the format's own).
     ///
     /// - SQLCipher 3.x: its defaults (kdf_iter 64000, 1024-byte pages, HMAC-SHA1), SQLCipher 2
-    ///   (kdf_iter 4000) and SQLCipher 1 (kdf_iter 4000, no HMAC).
-    /// - SQLCipher 4.x: its defaults, then `cipher_compatibility` 3, 2 and 1 (4.0.1+).
+    ///   (kdf_iter 4000) and SQLCipher 1 (kdf_iter 4000, no HMAC): 3 formats, 12 sets.
+    /// - SQLCipher 4.x: its defaults, `cipher_compatibility` 3, 2 and 1 (4.0.1+), and its own
+    ///   format with SQLCipher 3's and 2's kdf_iter (64000, 4000): what `PRAGMA kdf_iter`
+    ///   written for 3.x writes on 4.x, without `cipher_compatibility`. 6 formats, 24 sets
+    ///   (12 before 4.0.1).
     static func known(for version: SQLCipherVersion) -> [CipherSettingsCandidate] {
-        let formats: [(name: String, options: CipherOptions, pageSize: Int)]
-        if version.major >= 4 {
-            let compatible = version >= SQLCipherVersion(4, 0, 1)
-            formats =
-                [("SQLCipher \(version.major) defaults", CipherOptions(), 4096)]
-                + (compatible
-                    ? [3, 2, 1].map { (major: Int) in
-                        ("SQLCipher \(major) format", CipherOptions(compatibility: major, allowsLegacyKDFIterations: major < 3), 1024)
-                    } : [])
-        } else {
-            formats = [
-                ("SQLCipher 3 defaults", CipherOptions(), 1024),
-                ("SQLCipher 2 format", CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true), 1024),
-                ("SQLCipher 1 format", CipherOptions(kdfIterations: 4000, usesHMAC: false, allowsLegacyKDFIterations: true), 1024),
-            ]
-        }
+        let formats = version.major >= 4 ? formats4(version) : formats3
         let own = formats.map { CipherSettingsCandidate(name: $0.name, options: $0.options) }
         let resized = formats.flatMap { format in
             otherPageSizes.filter { $0 != format.pageSize }.map { pageSize in
                 var options = format.options
                 options.pageSize = pageSize
-                return CipherSettingsCandidate(name: "\(format.name) with \(pageSize)-byte pages", options: options)
+                let joiner = format.name.contains(" with ") ? " and " : " with "
+                return CipherSettingsCandidate(name: "\(format.name)\(joiner)\(pageSize)-byte pages", options: options)
             }
         }
         return own + resized
+    }
+
+    private typealias Format = (name: String, options: CipherOptions, pageSize: Int)
+
+    private static let formats3: [Format] = [
+        ("SQLCipher 3 defaults", CipherOptions(), 1024),
+        ("SQLCipher 2 format", CipherOptions(kdfIterations: 4000, allowsLegacyKDFIterations: true), 1024),
+        ("SQLCipher 1 format", CipherOptions(kdfIterations: 4000, usesHMAC: false, allowsLegacyKDFIterations: true), 1024),
+    ]
+
+    private static func formats4(_ version: SQLCipherVersion) -> [Format] {
+        let current = "SQLCipher \(version.major)"
+        let older: [Format] =
+            version >= SQLCipherVersion(4, 0, 1)
+            ? [3, 2, 1].map { major in
+                ("SQLCipher \(major) format", CipherOptions(compatibility: major, allowsLegacyKDFIterations: major < 3), 1024)
+            } : []
+        let iterations: [Format] = [64000, 4000].map { count in
+            let options = CipherOptions(kdfIterations: count, allowsLegacyKDFIterations: count < CipherOptions.minimumKDFIterations)
+            return ("\(current) format with kdf_iter \(count)", options, 4096)
+        }
+        return [("\(current) defaults", CipherOptions(), 4096)] + older + iterations
     }
 }
 

@@ -95,6 +95,10 @@ extension DatabaseManager {
     func onReader<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         do {
             return try body(db)
+        } catch let error as SQLiteError where error.code == .notADatabase {
+            // Outside the writer's lock only the reader itself can try its key again.
+            let unlocks = keyStillUnlocks(db) { lock.isHeldByCurrentThread && keyStillUnlocks(path: db.connection.path) }
+            throw DatabaseManagerError.unreadablePage(error, path: db.connection.path, keyStillUnlocks: unlocks)
         } catch let error as SQLiteError {
             throw DatabaseManagerError.translatingQueryError(error, path: db.connection.path)
         }

@@ -9,7 +9,8 @@ extension DatabaseManager {
     ///
     /// - Throws: ``DatabaseManagerError/notOpen`` when closed, or what `body` throws
     ///   (statements throw ``SQLiteError``), except that a first page that no longer decrypts
-    ///   (`SQLITE_NOTADB`: another program re-keyed the file in place) becomes
+    ///   with this manager's key (`SQLITE_NOTADB`, and the key fails again on a fresh read:
+    ///   another program re-keyed the file in place) becomes
     ///   ``DatabaseManagerError/keyChanged(path:)`` (the connection is closed), a damaged page
     ///   (`SQLITE_CORRUPT`) ``DatabaseManagerError/corrupt(path:underlying:)`` and a lock
     ///   held too long (`SQLITE_BUSY`, `SQLITE_LOCKED`) ``DatabaseManagerError/busy(path:underlying:)``,
@@ -39,7 +40,7 @@ extension DatabaseManager {
         do {
             return try body(db)
         } catch let error as SQLiteError {
-            if let changed = keyChangeError(of: db, after: error) { throw changed }
+            if let failure = pageFailureError(of: db, after: error) { throw failure }
             throw DatabaseManagerError.translatingQueryError(error, path: databasePath ?? "")
         }
     }

@@ -121,15 +121,64 @@ extension DatabaseManager {
 
     // MARK: - A file re-keyed by another program
 
-    /// ``DatabaseManagerError/keyChanged(path:)`` when `error` is `SQLITE_NOTADB`: page 1 no
-    /// longer decrypts with this connection's key, because another program re-keyed the file in
-    /// place (a file is never replaced while another connection has it open). The connection is
-    /// closed and the delegate hears it. `nil` otherwise.
-    func keyChangeError(of db: Database, after error: SQLiteError) -> DatabaseManagerError? {
-        guard error.code == .notADatabase else { return nil }
-        let changed = DatabaseManagerError.keyChanged(path: db.connection.path)
-        closeConnection()
-        notify(.didFail(changed))
-        return changed
+    /// A page that did not read on the writer. `SQLITE_NOTADB`:
+    /// ``DatabaseManagerError/keyChanged(path:)`` when this manager's key no longer unlocks the
+    /// file, because another program re-keyed it in place (a file is never replaced while
+    /// another connection has it open): the connection is closed and the delegate hears it.
+    /// When the key still unlocks it, and for `SQLITE_CORRUPT` (a data page that fails its
+    /// HMAC check), a page is damaged: ``DatabaseManagerError/corrupt(path:underlying:)``, the
+    /// manager stays open. `nil` for any other error. Called under the lock.
+    func pageFailureError(of db: Database, after error: SQLiteError) -> DatabaseManagerError? {
+        let path = db.connection.path
+        switch error.code {
+        case .corrupt:
+            removeLeftoverJournal(db)
+            return .corrupt(path: path, underlying: error)
+        case .notADatabase:
+            let unlocks = keyStillUnlocks(db) { keyStillUnlocks(path: path) }
+            let diagnosed = DatabaseManagerError.unreadablePage(error, path: path, keyStillUnlocks: unlocks)
+            guard case .keyChanged = diagnosed else {
+                removeLeftoverJournal(db)
+                return diagnosed
+            }
+            closeConnection()
+            notify(.didFail(diagnosed))
+            return diagnosed
+        default:
+            return nil
+        }
+    }
+
+    /// After a write met a page that did not decrypt, SQLCipher 4 leaves the pager in its error
+    /// state, and SQLite then leaves the `-journal` beside the file with a zeroed header (never
+    /// replayed, but a file the write made). In `DELETE` mode, outside a transaction, going to
+    /// `PERSIST` and back makes SQLite delete it under a RESERVED lock, as a commit would.
+    private func removeLeftoverJournal(_ db: Database) {
+        let connection = db.connection
+        guard connection.isAutocommit, FileSystem.status(of: connection.path + "-journal") != nil,
+            (try? connection.text("PRAGMA journal_mode"))?.lowercased() == "delete"
+        else { return }
+        try? connection.executeScript("PRAGMA journal_mode = PERSIST; PRAGMA journal_mode = DELETE")
+    }
+
+    /// Whether the key of `db`, which just met `SQLITE_NOTADB`, still unlocks its file. Outside a
+    /// transaction `db` reads the schema again itself (the pager left the error state of the
+    /// failed read when that statement ended): page 1 decrypts with the connection's key or not.
+    /// Inside a transaction, or when that read fails, a fresh connection decides (`fresh`).
+    func keyStillUnlocks(_ db: Database, fresh: () -> Bool) -> Bool {
+        if db.connection.isAutocommit, (try? db.connection.executeScript("SELECT count(*) FROM sqlite_master")) != nil {
+            return true
+        }
+        return fresh()
+    }
+
+    /// `true` when a fresh read-only connection keyed like the writer reads the schema of `path`.
+    /// Called under the lock.
+    func keyStillUnlocks(path: String) -> Bool {
+        guard let key = derivedKey?.rawKey ?? cachedKey,
+            let probe = try? Unlocking.unlockedConnection(path: path, mode: .readOnly, key: key, configuration: configuration)
+        else { return false }
+        probe.close()
+        return true
     }
 }

@@ -17,8 +17,9 @@ enum IntegrityCheck {
                 .flatMap { $0.split(separator: "\n").map(String.init) }
                 .filter { $0 != "ok" && !$0.hasPrefix("*** in database") }
         } catch let error as SQLiteError where [.corrupt, .notADatabase, .error].contains(error.code) {
-            // SQLITE_ERROR from this fixed pragma can only be a page that could not be read.
-            throw DatabaseManagerError.corrupt(path: path, underlying: error)
+            // SQLITE_ERROR from this fixed pragma can only be a page that could not be read
+            // (SQLCipher 4 stops the check at a page that fails its HMAC check), the key being proven.
+            throw DatabaseManagerError.damagedPage(path: path, after: error)
         }
     }
 

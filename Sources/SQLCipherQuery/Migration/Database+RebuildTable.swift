@@ -15,20 +15,21 @@ extension Database {
     /// }
     /// ```
     ///
-    /// The linked SQLite's version is checked when it runs: renames alone on 3.25 and later, and
-    /// renames and drops on 3.35 and later, are `ALTER TABLE … RENAME COLUMN` / `DROP COLUMN`.
-    /// Otherwise the table is rebuilt as SQLite's documented procedure does it
+    /// The table is rebuilt as SQLite's documented procedure does it on every SQLite version
     /// (lang_altertable.html, "Making Other Kinds Of Table Schema Changes"): with foreign keys
     /// off, in one transaction, the new table is created from the stored `CREATE TABLE` (every
     /// constraint, default and collation kept, the changed columns changed, also in the table's
     /// constraints), the rows copied, the old table dropped, the new one renamed, its indexes
-    /// and triggers created again (a renamed column renamed in them), every view checked to
-    /// compile, an `AUTOINCREMENT` counter kept, and `PRAGMA foreign_key_check` run before the
-    /// commit. Inside a ``VersionedSchemaMigrator`` step, which already runs with foreign keys
-    /// off, the step's own check covers it.
+    /// and triggers created again (a renamed column renamed in them), every view and trigger
+    /// checked to compile, an `AUTOINCREMENT` counter kept, and `PRAGMA foreign_key_check` run
+    /// before the commit. Inside a ``VersionedSchemaMigrator`` step, which already runs with
+    /// foreign keys off, the step's own check covers it. `ALTER TABLE … RENAME COLUMN` (3.25)
+    /// and `DROP COLUMN` (3.35) are not used even where the linked SQLite has them: they rewrite
+    /// or refuse other tables' foreign keys, views and triggers by other rules, and run no
+    /// foreign-key check, so the same call would succeed or fail differently by version.
     ///
-    /// Not rewritten: triggers of other tables and views that name a renamed or dropped column
-    /// (the views are checked, so a broken one fails the rebuild).
+    /// Not rewritten: triggers of other tables, views and other tables' foreign keys that name
+    /// a renamed or dropped column; the rebuild is refused instead, nothing changed.
     ///
     /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` (no such table or column, a name already taken, an index,
     ///   constraint, trigger or view that uses a dropped column), ``MigrationError/foreignKeyViolations(_:)``,
@@ -37,31 +38,17 @@ extension Database {
     public func rebuildTable(_ table: String, _ changes: (inout TableRebuild) throws -> Void) throws {
         var rebuild = TableRebuild()
         try changes(&rebuild)
-        try rebuildTable(table, rebuild, copying: false)
+        try rebuildTable(table, rebuild)
     }
 
-    /// The rebuild, by copy when `copying` even where `ALTER TABLE` could do it (the tests run
-    /// both paths on any SQLite).
-    package func rebuildTable(_ table: String, _ rebuild: TableRebuild, copying: Bool) throws {
+    /// The rebuild of `table` with `rebuild`'s changes.
+    package func rebuildTable(_ table: String, _ rebuild: TableRebuild) throws {
         guard !rebuild.changes.isEmpty else { return }
         let (name, sql) = try storedTable(table)
         _ = try Self.columnPairs(try columnNames(of: name), rebuild, table: name)
-        let version = SQLCipherVersion(parsing: try scalar(String.self, "SELECT sqlite_version()") ?? "") ?? SQLCipherVersion(0, 0)
-        if !copying, rebuild.isNative(on: version) {
-            try transaction(.immediate) { db in
-                for change in rebuild.changes {
-                    switch change {
-                    case .rename(let old, let new):
-                        try db.execute("ALTER TABLE \(SQLToken.quote(name)) RENAME COLUMN \(SQLToken.quote(old)) TO \(SQLToken.quote(new))")
-                    case .drop(let column): try db.execute("ALTER TABLE \(SQLToken.quote(name)) DROP COLUMN \(SQLToken.quote(column))")
-                    case .retype: break
-                    }
-                }
-            }
-            return
-        }
+        let legacyRename = SQLiteLibrary.isAtLeast(3, 26)
         try withForeignKeysOff(operation: "rebuild of table \(name)") { db in
-            try db.copyTable(name, sql: sql, rebuild, legacyRename: version >= SQLCipherVersion(3, 26, 0))
+            try db.copyTable(name, sql: sql, rebuild, legacyRename: legacyRename)
         }
     }
 
@@ -88,6 +75,7 @@ extension Database {
         let objects = try saved.map { row in
             try Self.rewritten(row, table: name, rebuild, fail: fail)
         }
+        let brokenBefore = try brokenViewsAndTriggers()
         let temporary = "scm_rebuild_" + name
         guard try scalar(Int.self, "SELECT count(*) FROM sqlite_master WHERE name = ? COLLATE NOCASE", temporary) == 0 else {
             throw fail("a table named \(temporary) is in the way (left by something else): drop or rename it")
@@ -108,7 +96,7 @@ extension Database {
                 throw fail("its \(kind) \(objectName) no longer compiles (\(error.message ?? "\(error)")): drop or change it first")
             }
         }
-        try checkViews(fail: fail)
+        try checkViewsAndTriggers(table: name, before: brokenBefore)
     }
 
     /// No other table's foreign key names a column being renamed or dropped: its
@@ -144,15 +132,6 @@ extension Database {
         try execute("PRAGMA legacy_alter_table = ON")
         defer { try? execute("PRAGMA legacy_alter_table = \(was == 0 ? "OFF" : "ON")") }
         try execute(sql)
-    }
-
-    /// Each view still compiles (a view names columns by text, checked only when used).
-    private func checkViews(fail: (String) -> MigrationError) throws {
-        for view in try fetchAll(String.self, "SELECT name FROM sqlite_master WHERE type = 'view'", arguments: [:]) {
-            do { _ = try fetchAll("SELECT * FROM \(SQLToken.quote(view)) LIMIT 0") } catch let error as SQLiteError {
-                throw fail("the view \(view) no longer compiles (\(error.message ?? "\(error)")): drop it first and create it again after")
-            }
-        }
     }
 
     /// The table's name as stored and its `CREATE TABLE`, or ``MigrationError/rebuildRefused(table:reason:)``.

@@ -87,3 +87,40 @@ extension Database {
         return values
     }
 }
+
+// MARK: - Insert … RETURNING
+
+extension Database {
+    /// The cached `INSERT … RETURNING rowid` statement of `template`, or `nil` when the plain
+    /// insert is to run: the record has no free name for the rowid, or SQLite compiles the
+    /// plain insert but not this one (a table without rowid, a view), which is then remembered.
+    package func returningStatement(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> Statement? {
+        guard let sql = template.insertReturningSQL, !template.isReturningRefused else { return nil }
+        do {
+            return try recordStatement(sql, table: encoder.table, columns: encoder.columns)
+        } catch let error as SQLiteError where error.code == .error {
+            // Throws the plain insert's own error when that one does not compile either.
+            _ = try recordStatement(template.insertSQL, table: encoder.table, columns: encoder.columns)
+            template.refuseReturning()
+            return nil
+        }
+    }
+
+    /// Binds `values`, runs the insert and returns the rowid of its one row; when it returns no
+    /// row (a `BEFORE INSERT` trigger's `RAISE(IGNORE)`), `sqlite3_last_insert_rowid`, as the
+    /// plain insert would. A virtual table's `RETURNING rowid` reads -1 (FTS5 on 3.46) where
+    /// `sqlite3_last_insert_rowid` has the row's: the latter is returned then, and the template
+    /// takes the plain insert from then on.
+    package func runReturningRowID(_ statement: Statement, _ values: ParameterBuffer, _ template: RecordTemplate) throws -> Int64 {
+        defer { statement.resetKeepingBindings() }
+        try values.bind(to: statement, order: nil)
+        guard try statement.step() else { return lastInsertRowID }
+        let rowid = statement.int64(at: 0)
+        try statement.runToEnd()
+        guard rowid == lastInsertRowID else {
+            template.refuseReturning()
+            return lastInsertRowID
+        }
+        return rowid
+    }
+}

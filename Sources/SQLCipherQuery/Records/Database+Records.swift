@@ -28,9 +28,16 @@ extension Database {
         try insert(record, into: table, primaryKey: nil)
     }
 
-    package func insert<R: Encodable>(_ record: R, into table: String, primaryKey: [String]?) throws -> Int64 {
+    /// The insert, its rowid read as `style` says (the tests run both on any SQLite).
+    @discardableResult
+    package func insert<R: Encodable>(
+        _ record: R, into table: String, primaryKey: [String]?, style: RecordSQL.InsertStyle = .linked
+    ) throws -> Int64 {
         let (template, encoder) = try encoded(record, table: table, primaryKey: primaryKey)
         defer { template.giveBack(encoder) }
+        if style == .returning, let statement = try returningStatement(template, encoder) {
+            return try runReturningRowID(statement, encoder.values, template)
+        }
         try runRecord(template.insertSQL, encoder)
         return lastInsertRowID
     }

@@ -9,6 +9,8 @@ package final class RecordTemplate: Sendable {
     package let sql: RecordSQL
     /// `INSERT INTO … VALUES (…)`.
     package let insertSQL: String
+    /// `INSERT INTO … VALUES (…) RETURNING rowid` (see ``RecordSQL/insertReturningRowID``).
+    package let insertReturningSQL: String?
 
     /// The update (see ``RecordSQL/update()``), or why the record cannot be updated.
     private let updatePlan: Result<RecordSQL.Plan, RecordError>
@@ -22,6 +24,7 @@ package final class RecordTemplate: Sendable {
     package init(_ sql: RecordSQL) {
         self.sql = sql
         insertSQL = sql.insert
+        insertReturningSQL = sql.insertReturningRowID
         updatePlan = Self.result { try sql.update() }
         upsertPlan = Self.result { try sql.upsert(style: .native) }
         keys = Self.result { try sql.keyPositions() }
@@ -37,6 +40,18 @@ package final class RecordTemplate: Sendable {
 
     /// The positions of the primary-key columns.
     package func keyPositions() throws -> [Int] { try keys.get() }
+
+    /// Set once ``insertReturningSQL`` did not compile where the plain insert did (a table
+    /// without rowid, a view) or returned another rowid (a virtual table): the inserts of this template then read `sqlite3_last_insert_rowid`,
+    /// as on older SQLite, which gives the same value (and is still right for a table that has
+    /// a rowid in another database).
+    private let returningRefused = Flag()
+
+    /// `true` once ``refuseReturning()`` was called.
+    package var isReturningRefused: Bool { returningRefused.isSet }
+
+    /// Makes the later inserts of this template use the plain `INSERT`.
+    package func refuseReturning() { returningRefused.set() }
 
     /// One encoder of these columns kept between calls, so that a call per record makes no
     /// encoder, buffers or keyed container of its own.
@@ -100,6 +115,24 @@ private final class TemplateCache: @unchecked Sendable {
         defer { lock.unlock() }
         if templates.count >= 256 { templates.removeAll() }
         templates[key] = template
+    }
+}
+
+/// A flag set once, read by any thread (under the lock).
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        defer { lock.unlock() }
+        value = true
     }
 }
 

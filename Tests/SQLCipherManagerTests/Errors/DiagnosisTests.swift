@@ -66,10 +66,11 @@ import Testing
 
     @Test func flippedByteInADataPageIsCorruptWhenRead() throws {
         let dir = TemporaryDirectory()
-        let url = try Fixture.makeEncryptedDatabase(in: dir, rows: 500)
+        let page = LinkedFormat.pageSize
+        let url = try Fixture.makeEncryptedDatabase(in: dir, rows: 500 * page / 1024)
         var bytes = Fixture.bytes(url)
-        #expect(bytes.count >= 4 * 1024)
-        bytes[3 * 1024 + 200] ^= 0x01  // inside page 4
+        #expect(bytes.count >= 4 * page)
+        bytes[3 * page + 200] ^= 0x01  // inside page 4
         try bytes.write(to: url)
         let before = Fixture.bytes(url)
         // A plain open reads only the schema; the damaged page fails when read.
@@ -79,13 +80,63 @@ import Testing
         let error = try #require(thrownError { _ = try manager.fetchAll("SELECT * FROM item") } as? DatabaseManagerError)
         guard case .corrupt(_, let underlying) = error else { throw TestFailure() }
         #expect(underlying?.code == .corrupt)
-        #expect(try !manager.integrityProblems().isEmpty)
+        #expect(manager.isOpen)
+        // The check reports it too: as a list (3.x reads the page as zeros), or as corrupt when
+        // the page cannot be read at all (4.x stops at its failed HMAC check).
+        switch Result(catching: { try manager.integrityProblems() }) {
+        case .success(let problems): #expect(!problems.isEmpty)
+        case .failure(let error): #expect(outcomeName(error) == "corrupt", "\(error)")
+        }
         manager.close()
         // With checksIntegrityOnOpen the open itself reports it.
         let checking = dir.manager { $0.checksIntegrityOnOpen = true }
         #expect(thrownCase { try checking.open(password: "secret") } == "corrupt")
         #expect(!checking.isOpen)
         #expect(Fixture.bytes(url) == before)
+    }
+
+    /// The same on a WAL database, whose reads go through the reader pool: corrupt, the manager
+    /// stays open, and the write that met the page leaves no `-journal` or `-wal` behind it.
+    @Test func flippedByteInADataPageOfAWALDatabaseIsCorruptOnEveryPath() throws {
+        let dir = TemporaryDirectory()
+        let page = LinkedFormat.pageSize
+        let writer = dir.manager { $0.journalMode = .wal }
+        try writer.create(password: "secret")
+        try writer.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
+        try writer.transaction { db in
+            for index in 0..<(500 * page / 1024) { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
+        }
+        writer.close()
+        var bytes = Fixture.bytes(dir.file())
+        #expect(bytes.count >= 4 * page)
+        bytes[3 * page + 200] ^= 0x01  // inside page 4
+        try bytes.write(to: dir.file())
+        let manager = dir.manager { $0.journalMode = .wal }
+        try manager.open(password: "secret")
+        #expect(thrownCase { _ = try manager.fetchAll("SELECT * FROM item") } == "corrupt")
+        #expect(thrownCase { _ = try manager.read { try $0.fetchAll("SELECT * FROM item") } } == "corrupt")
+        #expect(thrownCase { try manager.execute("UPDATE item SET name = name || 'x'") } == "corrupt")
+        #expect(manager.isOpen)
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM sqlite_master") == 1)
+        manager.close()
+        #expect(Fixture.bytes(dir.file()) == bytes)
+        #expect(FileSnapshot(dir.url).files.keys.sorted() == ["test.db"], "\(FileSnapshot(dir.url))")
+    }
+
+    /// `SQLITE_NOTADB` after the key was proven: corrupt while the key still unlocks the file
+    /// (with an `SQLITE_CORRUPT` underlying error, as SQLCipher 3 reports the same damage),
+    /// keyChanged once it does not.
+    @Test func aPageThatDoesNotDecryptIsCorruptOnlyWhileTheKeyStillUnlocks() throws {
+        let notADatabase = SQLiteError(extendedCode: .notADatabase, message: "file is not a database", sql: "SELECT 1")
+        let damaged = DatabaseManagerError.unreadablePage(notADatabase, path: "/x/test.db", keyStillUnlocks: true)
+        guard case .corrupt(let path, let underlying) = damaged else { throw TestFailure() }
+        #expect(path == "/x/test.db" && underlying?.code == .corrupt && underlying?.sql == "SELECT 1")
+        #expect(damaged.description.contains("malformed") && damaged.description.contains("Restore it from a backup"))
+        #expect(
+            DatabaseManagerError.unreadablePage(notADatabase, path: "/x/test.db", keyStillUnlocks: false) == .keyChanged(path: "/x/test.db")
+        )
+        let corrupt = SQLiteError(extendedCode: .corrupt, message: "database disk image is malformed")
+        #expect(DatabaseManagerError.damagedPage(path: "/x/test.db", after: corrupt) == .corrupt(path: "/x/test.db", underlying: corrupt))
     }
 
     @Test func aSoundDatabasePassesTheIntegrityCheck() throws {

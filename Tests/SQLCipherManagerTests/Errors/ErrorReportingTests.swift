@@ -48,7 +48,8 @@ import Testing
         try manager.transaction { db in
             try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
             try db.execute("CREATE TABLE u(id INTEGER PRIMARY KEY, v TEXT)")
-            for _ in 0..<300 {
+            // About 70 pages of u's own, whatever the page size.
+            for _ in 0..<(300 * LinkedFormat.pageSize / 1024) {
                 try db.execute("INSERT INTO t(v) VALUES (?)", filler)
                 try db.execute("INSERT INTO u(v) VALUES (?)", filler)
             }

@@ -51,8 +51,9 @@ struct KeySlotTests {
         try manager.keySlots.change(password: "secret", to: "fresh")
         // Page 1 (the schema) gains scm_key_slots; the table `item` (page 2) is not rewritten.
         let after = Fixture.bytes(dir.file())
-        #expect(before.count == 2048 && after.count > before.count)
-        #expect(after[1024..<2048] == before[1024..<2048])
+        let page = LinkedFormat.pageSize
+        #expect(before.count == 2 * page && after.count > before.count)
+        #expect(after[page..<(2 * page)] == before[page..<(2 * page)])
         #expect(itemCount(in: dir, password: "fresh") == "3")
         #expect(itemCount(in: dir, password: "secret") == "incorrectPasswordOrSettings")
         #expect(throws: DatabaseManagerError.incorrectPasswordOrSettings(path: dir.file().path, keySlotFile: dir.slotFile().path)) {

@@ -113,18 +113,17 @@ import Testing
         #expect(sql?.hasSuffix("WITHOUT ROWID") == true)
     }
 
-    @Test func onlyRenamesAndDropsUseAlterTableWhereTheLinkedSQLiteHasIt() {
-        var renames = TableRebuild()
-        renames.renameColumn("a", to: "b")
-        var drops = renames
-        drops.dropColumn("c")
-        var retypes = TableRebuild()
-        retypes.retypeColumn("a", to: "TEXT")
-        #expect(!renames.isNative(on: SQLCipherVersion(3, 15, 2)))
-        #expect(renames.isNative(on: SQLCipherVersion(3, 25, 0)))
-        #expect(!drops.isNative(on: SQLCipherVersion(3, 34, 1)))
-        #expect(drops.isNative(on: SQLCipherVersion(3, 35, 0)))
-        #expect(!retypes.isNative(on: SQLCipherVersion(3, 46, 0)))
+    @Test func aViewOrTriggerThatWasAlreadyBrokenDoesNotStopARebuild() throws {
+        let dir = TemporaryDirectory()
+        let manager = try database(in: dir)
+        try manager.executeScript(
+            """
+            CREATE VIEW stale AS SELECT gone FROM log;
+            CREATE TRIGGER stale_log AFTER INSERT ON log BEGIN SELECT gone FROM log; END;
+            """)
+        try manager.withDatabase { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } }
+        #expect(try manager.fetchAll("PRAGMA table_info(note)").map { $0.value(1, as: String.self) } == ["id", "title", "rank"])
+        #expect(try manager.scalar(Int.self, "SELECT count(*) FROM sqlite_master WHERE name IN ('stale', 'stale_log')") == 2)
     }
 
     // MARK: - Refusals: typed, nothing changed
@@ -183,6 +182,18 @@ import Testing
             try db.rebuildTable("note") { $0.renameColumn("obsolete", to: "old") }
         }
         try expectRefused("view ranked no longer compiles") { db in
+            try db.rebuildTable("note") { $0.renameColumn("rank", to: "level") }
+        }
+        try expectRefused(
+            "the trigger log_note no longer compiles (no such column: obsolete)",
+            setUp: "CREATE TRIGGER log_note AFTER DELETE ON log BEGIN UPDATE note SET obsolete = OLD.what; END;"
+        ) { db in
+            try db.rebuildTable("note") { $0.dropColumn("obsolete") }
+        }
+        try expectRefused(
+            "the trigger tag_note no longer compiles (no such column: rank)",
+            setUp: "CREATE TRIGGER tag_note AFTER UPDATE OF name ON tag BEGIN SELECT rank FROM note; END;"
+        ) { db in
             try db.rebuildTable("note") { $0.renameColumn("rank", to: "level") }
         }
         try expectRefused("a foreign key of table tag refers to its column id") { db in

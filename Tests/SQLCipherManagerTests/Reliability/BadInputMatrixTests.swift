@@ -116,13 +116,13 @@ enum BadInputMatrix {
             name: "truncated at a page boundary", expected: "corrupt", mentions: "damaged",
             arrange: { scene in
                 try scene.makeEncrypted(rows: 300)
-                try scene.edit { $0 = $0.prefix($0.count / 2 / 1024 * 1024) }
+                try scene.edit { $0 = $0.prefix($0.count / 2 / LinkedFormat.pageSize * LinkedFormat.pageSize) }
             }, act: { try $0.open(secret) }),
         BadInput(
             name: "truncated to its first page", expected: "corrupt",
             arrange: { scene in
-                try scene.makeEncrypted(rows: 300)
-                try scene.edit { $0 = $0.prefix(1024) }
+                try scene.makeEncrypted(rows: 300 * LinkedFormat.pageSize / 1024)
+                try scene.edit { $0 = $0.prefix(LinkedFormat.pageSize) }
             }, act: { try $0.open(secret) }),
         BadInput(
             name: "flipped byte in the salt", expected: "incorrectPasswordOrSettings",
@@ -140,16 +140,16 @@ enum BadInputMatrix {
             name: "flipped byte inside a data page, integrity checked on open", expected: "corrupt",
             mentions: "Restore it from a backup",
             arrange: { scene in
-                try scene.makeEncrypted(rows: 500)
-                try scene.edit { $0[3 * 1024 + 200] ^= 0x01 }
+                try scene.makeEncrypted(rows: 500 * LinkedFormat.pageSize / 1024)
+                try scene.edit { $0[3 * LinkedFormat.pageSize + 200] ^= 0x01 }
             }, act: { try $0.open(secret) { $0.checksIntegrityOnOpen = true } }),
         // A query's SQLITE_CORRUPT is said with the path and advice, like at open (issue 16).
         BadInput(
             name: "flipped byte inside a data page, then read", expected: "corrupt", mentions: "malformed",
             leavesManagerClosed: false,
             arrange: { scene in
-                try scene.makeEncrypted(rows: 500)
-                try scene.edit { $0[3 * 1024 + 200] ^= 0x01 }
+                try scene.makeEncrypted(rows: 500 * LinkedFormat.pageSize / 1024)
+                try scene.edit { $0[3 * LinkedFormat.pageSize + 200] ^= 0x01 }
             }, act: { _ = try $0.open(secret).fetchAll("SELECT * FROM item") }),
     ]
 
@@ -172,7 +172,7 @@ enum BadInputMatrix {
         BadInput(
             name: "other page size", expected: "incorrectPasswordOrSettings",
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret) { $0.cipher.pageSize = 4096 } }),
+            act: { try $0.open(secret) { $0.cipher.pageSize = 2 * LinkedFormat.pageSize } }),
         BadInput(
             name: "HMAC off for a file written with HMAC", expected: "incorrectPasswordOrSettings",
             arrange: { try $0.makeEncrypted() },

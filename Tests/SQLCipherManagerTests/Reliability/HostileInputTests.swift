@@ -266,8 +266,8 @@ extension HostileInputs {
     /// Errors met by a query after a good open, said like the same error at open: the path and what to do.
     static let queries: [BadInput] = {
         let damaged: @Sendable (Scene) throws -> Void = { scene in
-            try scene.makeEncrypted(rows: 500)
-            try scene.edit { $0[3 * 1024 + 200] ^= 0x01 }
+            try scene.makeEncrypted(rows: 500 * LinkedFormat.pageSize / 1024)
+            try scene.edit { $0[3 * LinkedFormat.pageSize + 200] ^= 0x01 }
         }
         let flows: [(String, @Sendable (DatabaseManager) throws -> Void)] = [
             ("execute", { try $0.execute("UPDATE item SET name = name || 'x'") }),

@@ -41,8 +41,10 @@ enum Interop {
 
     /// The `sqlcipher` shell of the linked SQLCipher's version, or `nil`: `SCM_SQLCIPHER_SHELL`
     /// (the Makefile's `SQLCIPHER=3` leg sets it to Debian's 3.4.1 shell), else the system's.
-    static let sqlcipherShell: URL? = [environment["SCM_SQLCIPHER_SHELL"], "/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher", "/opt/homebrew/bin/sqlcipher"]
-        .compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    static let sqlcipherShell: URL? = [
+        environment["SCM_SQLCIPHER_SHELL"], "/usr/bin/sqlcipher", "/usr/local/bin/sqlcipher", "/opt/homebrew/bin/sqlcipher",
+    ]
+    .compactMap { $0 }.map { URL(fileURLWithPath: $0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     /// The client, or a failure (under `make test`) or a skip (elsewhere) that says how to get it.
     static func require(_ client: URL?, _ what: String) throws -> URL {

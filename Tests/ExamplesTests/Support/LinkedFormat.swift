@@ -1,0 +1,14 @@
+import SQLCipherManager
+
+/// What the SQLCipher that cipherdb links (the same build as these tests) writes by default, read
+/// at run time (`PRAGMA cipher_version`), for tests that place bytes by page or count known sets.
+enum LinkedFormat {
+    /// `true` on SQLCipher 4.x.
+    static var isSQLCipher4: Bool { (DatabaseTools.linkedSQLCipherVersion?.major ?? 3) >= 4 }
+
+    /// The page size of a new database with no `cipher_page_size`: 4096 on 4.x, 1024 on 3.x.
+    static var pageSize: Int { isSQLCipher4 ? 4096 : 1024 }
+
+    /// How many sets the settings diagnosis knows (`DatabaseTools.knownCipherSettings`).
+    static var knownSetCount: Int { DatabaseTools.knownCipherSettings.count }
+}

@@ -22,6 +22,7 @@ struct CWorkloads {
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
             return try onFixture { db in Measured.time { cb_lookups(db, ids, Int32(ids.count)) } }
         case .open: return try open()
+        case .kdf: return try deriveKey()
         case .format: return Measured.time { cb_format_all(Int32(job.rows)) }
         case .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead:
             let ids = Rows.randomIDs(count: job.count, rows: job.rows)
@@ -89,6 +90,28 @@ struct CWorkloads {
                 return 0
             }
         }
+    }
+
+    /// One PBKDF2 at the linked SQLCipher's default hash and iterations (read before the timer),
+    /// for the fixture's salt: what a password open derives. Notes the derivation it timed.
+    private func deriveKey() throws -> Measured {
+        var iterations: Int32 = 0
+        var name = [CChar](repeating: 0, count: 32)
+        guard cb_default_kdf(&iterations, &name, Int32(name.count)) == 0 else { throw BenchError.failed("default kdf") }
+        let algorithm = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = fixtures.database(rows: job.rows, encrypted: true, pageSize: job.pageSize).path
+        guard let header = FileManager.default.contents(atPath: path)?.prefix(16), header.count == 16 else {
+            throw BenchError.failed("salt of \(path)")
+        }
+        let salt = Array(header)
+        let password = Array(Fixtures.password.utf8)
+        var key = [UInt8](repeating: 0, count: 32)
+        var measured = Measured.time {
+            Int64(cb_pbkdf2(password, Int32(password.count), salt, Int32(salt.count), iterations, algorithm, &key, Int32(key.count)))
+        }
+        guard measured.checksum == 0 else { throw BenchError.failed("PBKDF2 \(algorithm)") }
+        measured.note = "\(algorithm) × \(iterations)"
+        return measured
     }
 
     /// A new encrypted file: open with SQLITE_OPEN_CREATE, key, write the header, close.

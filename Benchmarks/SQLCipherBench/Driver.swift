@@ -32,6 +32,7 @@ final class Driver {
         Report.header(options: options, directory: fixtures.directory)
         try prepareFixtures(for: sections.flatMap { $0.comparisons.flatMap(\.jobs) })
         if options.fixturesOnly { return true }
+        print("- cipher settings: \(try CipherCheck.run(fixtures: fixtures, rows: plan.sizes.first ?? 0))")
         if options.instructions { callgrindExecutable = try Child.strippedCopy(in: fixtures.directory) }
         var consistent = true
         for section in sections {
@@ -75,7 +76,7 @@ final class Driver {
             case .encrypt: try fixtures.ensure(rows: job.rows, encrypted: false, pageSize: job.pageSize)
             case .rekey, .decrypt, .backup: try fixtures.ensure(rows: job.rows, encrypted: true, pageSize: job.pageSize)
             case .slotChange, .slotRekey, .slotOpen: try fixtures.ensureKeySlotFixtures(megabytes: job.rows)
-            case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .settingsLadder,
+            case .readAll, .fetchAll, .readView, .readBytes, .lookups, .lookupsPrepared, .open, .kdf, .settingsLadder,
                 .openLiveWAL, .openAfterCrash, .extraConnection, .extraConnectionWAL, .writeDuringRead, .writeAlone, .readsParallel,
                 .readsSequential,
                 .lookupsInRead,

@@ -8,6 +8,9 @@ struct Job: Hashable, Sendable {
         case readAll = "read"
         case fetchAll = "fetchall"
         case lookups, open, encrypt, rekey, decrypt
+        /// One PBKDF2 derivation at the linked SQLCipher's default hash and iteration count, for
+        /// the fixture's salt (C only): the key-derivation part of an open.
+        case kdf
         /// `open` + `backup(to:)` of an encrypted database into a new file with the same password
         /// (Swift), vs a bare `sqlcipher_export` into an attached file keyed with it (C).
         case backup

@@ -3,7 +3,9 @@ import Foundation
 // MARK: - Sections
 
 extension Plan {
-    var sections: [Section] { [seed, api, migration, settings, diagnosis, sidecars, keySlots, concurrency, backup, records, observation] }
+    var sections: [Section] {
+        [seed, open, api, migration, settings, diagnosis, sidecars, keySlots, concurrency, backup, records, observation]
+    }
 
     /// Swift public API vs raw C, both encrypted; raw C plaintext for the encryption overhead.
     var api: Section {

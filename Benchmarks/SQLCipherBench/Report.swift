@@ -11,7 +11,9 @@ enum Report {
         print("")
         print("- date: \(Date()); CPUs: \(ProcessInfo.processInfo.activeProcessorCount); load at start: \(loadAverage)")
         let measure = options.instructions ? "instructions of the measured part, callgrind" : "milliseconds"
-        print("- SQLCipher \(version); runs per job: \(options.runs) (median [min–max], \(measure); each job in its own process)")
+        print(
+            "- SQLCipher \(version) (\(CipherCheck.loadedLibrary)); runs per job: \(options.runs) (median [min–max], \(measure); each job in its own process)"
+        )
         print("- files in \(directory.path)")
     }
 
@@ -57,7 +59,9 @@ enum Report {
     static func notes(_ section: Section, samples: [Job: Samples]) {
         for comparison in section.comparisons {
             let notes = (samples[comparison.jobs[0]]?.results ?? []).compactMap(\.note)
-            if !notes.isEmpty { print("\n- \(comparison.name): " + notes.joined(separator: "; ")) }
+            guard let first = notes.first else { continue }
+            let text = notes.count > 1 && Set(notes).count == 1 ? "\(first) (every run)" : notes.joined(separator: "; ")
+            print("\n- \(comparison.name): " + text)
         }
     }
 

@@ -19,6 +19,7 @@ struct SwiftWorkloads {
         case .readView, .readBytes, .readAll, .fetchAll, .readLengths, .readCursor: return try read()
         case .lookups, .lookupsPrepared, .lookupsInRead, .lookupsPreparedInRead, .lookupsLengthsInRead: return try lookups()
         case .open: return try open()
+        case .kdf: throw BenchError.failed("kdf is a C job: the library derives inside open")
         case .settingsLadder: return try settingsLadder()
         case .openLiveWAL: return try openLiveWAL()
         case .openAfterCrash: return try openAfterCrash()

@@ -94,6 +94,33 @@ int64_t cb_lookup_lengths(cb_db *db, const int64_t *ids, int count);
 /// the same checksum hold the same rows.
 int64_t cb_content_checksum(cb_db *db);
 
+// MARK: - Cipher settings and key derivation
+
+/// The cipher settings a keyed connection reports; the text fields are "" where the linked
+/// SQLCipher has no such pragma (the algorithms before 4.0).
+typedef struct cb_cipher_settings_t {
+    int page_size;
+    int kdf_iter;
+    int use_hmac;
+    char kdf_algorithm[32];
+    char hmac_algorithm[32];
+    char version[32];
+} cb_cipher_settings_t;
+
+/// Reads `PRAGMA cipher_page_size`, `kdf_iter`, `cipher_use_hmac`, `cipher_kdf_algorithm`,
+/// `cipher_hmac_algorithm` and `cipher_version` of `db`. SQLITE_OK or the error code.
+int cb_cipher_settings(cb_db *db, cb_cipher_settings_t *settings);
+
+/// The linked SQLCipher's default key derivation, read at run time: `PRAGMA
+/// cipher_default_kdf_iter` and `cipher_default_kdf_algorithm` ("PBKDF2_HMAC_SHA1" where the
+/// pragma does not exist: 3.x). 0, or -1.
+int cb_default_kdf(int *iterations, char *algorithm, int capacity);
+
+/// One PBKDF2 derivation with libcrypto (what SQLCipher runs when a password opens a file):
+/// `algorithm` is a `cipher_kdf_algorithm` name. 0, or -1.
+int cb_pbkdf2(const void *password, int password_len, const unsigned char *salt, int salt_len, int iterations,
+              const char *algorithm, unsigned char *key, int key_len);
+
 /// Starts or stops callgrind's instruction counting (a no-op outside valgrind).
 void cb_measure_toggle(void);
 

@@ -89,17 +89,6 @@ import Testing
     func crashStatesRecover(_ cell: String) throws {
         // On SQLCipher 3 the conversion is refused before any write (the test above).
         guard try linkedMajor >= 4 else { return }
-        let parts = cell.split(separator: "/").map(String.init)
-        let script = PowerLossTests.repository.appendingPathComponent("scripts/powerloss/powerloss.py").path
-        let result = try PowerLossTests.python(
-            [
-                script, "--flows", parts[0], "--modes", parts[1], "--budget", "\(PowerLossTests.budget)", "--jobs", "1",
-                "--cipherdb", try Program.url("cipherdb").path, "--helper", try Program.url("FaultInjectionHelper").path,
-            ])
-        #expect(result.status == 0, "\(result.output)")
-        let summary = result.output.split(separator: "\n").first { $0.hasPrefix("SUMMARY") }.map(String.init) ?? ""
-        #expect(summary.contains(" bad=0 "), "\(result.output)")
-        let explored = summary.split(separator: " ").first { $0.hasPrefix("explored=") }.flatMap { Int($0.dropFirst(9)) } ?? 0
-        #expect(explored >= 3, "too few states explored: \(summary)")
+        try PowerLossTests.explore(cell)
     }
 }

@@ -26,11 +26,17 @@ import Testing
 
     @Test(arguments: clean)
     func crashStatesRecover(_ run: String) throws {
-        let parts = run.split(separator: "/").map(String.init)
-        let script = Self.repository.appendingPathComponent("scripts/powerloss/powerloss.py").path
-        let result = try Self.python(
+        try Self.explore(run)
+    }
+
+    /// Explores the crash states of one `flow/mode` cell with the budget above: none is bad, and
+    /// at least 3 were explored.
+    static func explore(_ cell: String) throws {
+        let parts = cell.split(separator: "/").map(String.init)
+        let script = repository.appendingPathComponent("scripts/powerloss/powerloss.py").path
+        let result = try python(
             [
-                script, "--flows", parts[0], "--modes", parts[1], "--budget", "\(Self.budget)", "--jobs", "1",
+                script, "--flows", parts[0], "--modes", parts[1], "--budget", "\(budget)", "--jobs", "1",
                 "--cipherdb", try Program.url("cipherdb").path, "--helper", try Program.url("FaultInjectionHelper").path,
             ])
         #expect(result.status == 0, "\(result.output)")

@@ -12,15 +12,6 @@ import Testing
 
     static let magic = Data("SQLite format 3".utf8) + Data([0])
 
-    /// The major version of the SQLCipher cipherdb runs (`cipherdb --version`).
-    var linkedMajor: Int {
-        get throws {
-            let version = try cli(["--version"]).stdout
-            let line = try #require(version.split(separator: "\n").first { $0.hasPrefix("SQLCipher ") })
-            return try #require(Int(line.dropFirst("SQLCipher ".count).prefix { $0.isNumber }))
-        }
-    }
-
     func run(_ arguments: [String]) throws -> ProgramResult {
         try cli(arguments + fast + ["--password-env", "DBPW"], environment: ["DBPW": password])
     }
@@ -53,7 +44,7 @@ import Testing
         try cli.createDatabase("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item(name) VALUES ('a'), ('b')")
         let before = directory.bytes("db.db")
         let on = try run(["plaintext-header", "db.db", "on"])
-        guard try linkedMajor >= 4 else {
+        guard LinkedFormat.major >= 4 else {
             #expect(on.status != 0)
             #expect(on.stderr.contains("plaintextHeader needs SQLCipher 4.0.0 or later"), "\(on.output)")
             #expect(directory.bytes("db.db") == before && !directory.exists("db.db.scm-salt"))
@@ -88,7 +79,7 @@ import Testing
     @Test(arguments: cells)
     func crashStatesRecover(_ cell: String) throws {
         // On SQLCipher 3 the conversion is refused before any write (the test above).
-        guard try linkedMajor >= 4 else { return }
+        guard LinkedFormat.major >= 4 else { return }
         try PowerLossTests.explore(cell)
     }
 }

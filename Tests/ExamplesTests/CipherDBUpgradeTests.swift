@@ -14,15 +14,6 @@ import Testing
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/sqlcipher3-default.sqlcipher")
 
-    /// The major version of the SQLCipher cipherdb runs (`cipherdb --version`).
-    var linkedMajor: Int {
-        get throws {
-            let version = try cli(["--version"]).stdout
-            let line = try #require(version.split(separator: "\n").first { $0.hasPrefix("SQLCipher ") })
-            return try #require(Int(line.dropFirst("SQLCipher ".count).prefix { $0.isNumber }))
-        }
-    }
-
     func run(_ arguments: [String]) throws -> ProgramResult {
         try cli(arguments + ["--password-env", "DBPW"], environment: ["DBPW": "secret"])
     }
@@ -32,7 +23,7 @@ import Testing
     }
 
     @Test func infoNamesTheFormatAndUpgradeRewritesIt() throws {
-        let major = try linkedMajor
+        let major = LinkedFormat.major
         try installFixture()
         let info = try run(["info", "old.db"])
         #expect(info.status == 0, "\(info.output)")
@@ -60,7 +51,7 @@ import Testing
     }
 
     @Test func settingsSetDefaultsConvertsASQLCipher3File() throws {
-        let major = try linkedMajor
+        let major = LinkedFormat.major
         try installFixture()
         let convert = try run(["settings", "old.db", "--set-defaults"])
         #expect(convert.status == 0, "\(convert.output)")
@@ -70,7 +61,7 @@ import Testing
     }
 
     @Test func aSQLCipher2FileIsUpgradedOnEitherVersion() throws {
-        let major = try linkedMajor
+        let major = LinkedFormat.major
         let settings = major >= 4 ? ["--compatibility", "2"] : ["--kdf-iter", "4000", "--legacy-kdf"]
         let create = try run(["create", "two.db"] + settings)
         try #require(create.status == 0, "\(create.output)")
@@ -86,7 +77,7 @@ import Testing
     }
 
     @Test func anotherProgramHoldingTheFileIsNamedAndNothingChanges() throws {
-        let settings = try linkedMajor >= 4 ? ["--compatibility", "2"] : ["--kdf-iter", "4000", "--legacy-kdf"]
+        let settings = LinkedFormat.major >= 4 ? ["--compatibility", "2"] : ["--kdf-iter", "4000", "--legacy-kdf"]
         try #require(try run(["create", "two.db"] + settings).status == 0)
         let before = directory.bytes("two.db")
         let holder = ChildProcess()

@@ -76,7 +76,7 @@ actor OwnThreadSlots {
 
 /// A `TaskExecutor` with one thread that lives as long as the process: runs the jobs of the
 /// tasks that prefer it, in order.
-final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+public final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is read and written only under `condition`.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
@@ -84,7 +84,8 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// The name of the executor's thread.
     static let threadName = "own test thread"
 
-    init() {
+    /// Starts the executor's thread.
+    public init() {
         // Named from inside: on Linux a name set before `start()` does not reach the thread.
         let thread = Thread { [self] in
             Thread.current.name = Self.threadName
@@ -94,7 +95,8 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    /// Runs `job` on the executor's thread, after the jobs already queued.
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.withLock {
             jobs.append(job)

@@ -97,11 +97,15 @@ struct ReentrancyTests {
 
     struct OuterFailure: Error { let error: any Error }
 
+    /// The thread the async calls start and resume on: not the cooperative pool, which long
+    /// blocking tests running beside this one can hold for longer than the deadline.
+    private static let executor = OwnThreadExecutor()
+
     /// Waits, on this (non-cooperative) thread, for an async call.
     private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let box = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: executor) {
             do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
             done.signal()
         }

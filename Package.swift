@@ -57,6 +57,9 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CSQLCipher"],
             path: "Examples/FirstLaunchDemo"
         ),
+        // A top-level `main.swift` with `await`, run by ExamplesTests: it compiles only while
+        // `try await manager.write { }` picks the async method there. Not a product.
+        .executableTarget(name: "TopLevelScript", dependencies: ["SQLCipherManager"], path: "Tests/TopLevelScript"),
         // Benchmarks (`make bench`): the raw-C floor and the Swift-vs-C runner. Not products.
         .target(name: "CBaseline", dependencies: ["CSQLCipher"], path: "Benchmarks/CBaseline"),
         .executableTarget(
@@ -88,7 +91,7 @@ let package = Package(
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "SQLCipherManager", "TerminalIO", "TestSupport"]),
+            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "TopLevelScript", "SQLCipherManager", "TerminalIO", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -107,7 +107,7 @@ struct ReadmeSamplesTests {
             var created: Date                                // TEXT "YYYY-MM-DD HH:MM:SS.SSS", UTC
         }
         let drafts = (1...3).map { Note(id: nil, title: "Draft \($0)", created: Date()) }
-        let first = try manager.write { db in
+        let first = try manager.writeSync { db in
             let id = try db.insert(Note(id: nil, title: "Hello", created: Date()))   // the new rowid
             try db.update(Note(id: id, title: "Hello again", created: Date()))
             try db.save(Note(id: 7, title: "Inserted or updated", created: Date())) // an upsert

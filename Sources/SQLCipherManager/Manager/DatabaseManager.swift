@@ -42,8 +42,8 @@ import SQLCipherQuery
 ///
 /// ### Queries
 /// - ``withDatabase(_:)``
-/// - ``transaction(_:_:)-8f2il``
-/// - ``transaction(_:_:)-51u7e``
+/// - ``transactionSync(_:_:)``
+/// - ``transaction(_:_:)``
 /// - ``execute(_:_:)-(_,Value)``
 /// - ``fetchAll(_:_:)``
 /// - ``fetchAll(_:_:_:)``

@@ -103,7 +103,7 @@ import Testing
         let writer = dir.manager { $0.journalMode = .wal }
         try writer.create(password: "secret")
         try writer.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
-        try writer.transaction { db in
+        try writer.transactionSync { db in
             for index in 0..<(500 * page / 1024) { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
         }
         writer.close()
@@ -114,7 +114,7 @@ import Testing
         let manager = dir.manager { $0.journalMode = .wal }
         try manager.open(password: "secret")
         #expect(thrownCase { _ = try manager.fetchAll("SELECT * FROM item") } == "corrupt")
-        #expect(thrownCase { _ = try manager.read { try $0.fetchAll("SELECT * FROM item") } } == "corrupt")
+        #expect(thrownCase { _ = try manager.readSync { try $0.fetchAll("SELECT * FROM item") } } == "corrupt")
         #expect(thrownCase { try manager.execute("UPDATE item SET name = name || 'x'") } == "corrupt")
         #expect(manager.isOpen)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM sqlite_master") == 1)

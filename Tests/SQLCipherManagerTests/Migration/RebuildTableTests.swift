@@ -204,7 +204,7 @@ import Testing
     @Test func aRebuildInsideATransactionWithForeignKeysOnIsRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try database(in: dir)
-        let outcome = Result { try manager.transaction { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
+        let outcome = Result { try manager.transactionSync { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
         guard case .failure(let error) = outcome else { return #expect(Bool(false)) }
         #expect(error as? MigrationError == .insideTransaction(operation: "rebuild of table note"))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 3)

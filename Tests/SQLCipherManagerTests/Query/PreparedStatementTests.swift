@@ -16,7 +16,7 @@ import Testing
     @Test func executeRunsOnceForEachCallWithItsOwnValues() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare("INSERT INTO t(id, a, b, c, d) VALUES (?, ?, ?, ?, ?)")
             #expect(insert.sql == "INSERT INTO t(id, a, b, c, d) VALUES (?, ?, ?, ?, ?)")
             for index in 1...100 {

@@ -138,7 +138,7 @@ import Testing
                 }
             }
             do {
-                try manager.write { db in
+                try manager.writeSync { db in
                     let total = try db.fetch(LedgerCounter.self, id: "total")?.count ?? 0
                     try db.save(LedgerCounter(id: "total", writer: writer, count: total + 1))
                 }

@@ -524,7 +524,7 @@ enum BadInputMatrix {
         let rows = try manager.fetchAll("SELECT * FROM item")
         #expect(
             thrownCase {
-                try manager.transaction { db in
+                try manager.transactionSync { db in
                     try db.execute("INSERT INTO item(name) VALUES ('before the big one')")
                     try db.execute("INSERT INTO item(name) VALUES (zeroblob(400000))")
                 }

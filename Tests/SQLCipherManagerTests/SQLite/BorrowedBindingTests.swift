@@ -49,7 +49,7 @@ import Testing
     @Test func borrowedValuesAreStoredAsBoundAfterTheirScope() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: Self.createSQL)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare(Self.insertSQL)
             for id in 1...200 {
                 // Each value is made, lent and dropped inside one iteration: a statement that

@@ -61,7 +61,7 @@ import Testing
     @Test func preparedStatementsBindEveryBuiltInAndCustomTypeDirectly() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare(Self.insertSQL)
             try insert.execute(
                 1, -7, Int32.min, Int64.max, true, false, 2.5, "", "a\u{0}b é 🔐", Data(), Data([0, 1, 0xff]),

@@ -13,7 +13,7 @@ import Testing
 @Suite struct RowBlockPoolTests {
     private func filledManager(_ dir: TemporaryDirectory, rows: Int) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, n INTEGER)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for id in 1...rows {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?)", id, "name \(id) \(String(repeating: "y", count: id % 50))", -id)
             }

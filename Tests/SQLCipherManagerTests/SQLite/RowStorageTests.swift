@@ -46,7 +46,7 @@ import Testing
     @Test func fetchedRowsHoldWhatWasStoredAndEqualBuiltOnes() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for (index, value) in samples.enumerated() {
                 try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value])
             }
@@ -70,7 +70,7 @@ import Testing
         let edge = Statement.scratchBytes - RowStorage.bytesOffset(count: 2)
         let texts = [edge - 1, edge, edge + 1].map { DatabaseValue.text(String(repeating: "é", count: $0 / 2) + ($0 % 2 == 1 ? "x" : "")) }
         let values = samples + texts
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for (index, value) in values.enumerated() {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?)", arguments: [.integer(Int64(index)), value, .integer(Int64(index))])
             }

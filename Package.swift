@@ -42,7 +42,7 @@ let package = Package(
         ),
         // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
         .systemLibrary(name: "CLibSecret"),
-        .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherManager", "CLibSecret"]),
+        .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherKeys", "SQLCipherCore", "CLibSecret"]),
         // Terminal input/output shared by the two programs below (not a product).
         .target(name: "TerminalIO"),
         .executableTarget(
@@ -54,7 +54,7 @@ let package = Package(
         // Seed 003's story: an app update that encrypts the old plaintext store with a stored key.
         .executableTarget(
             name: "FirstLaunchDemo",
-            dependencies: ["SQLCipherManager", "CSQLCipher"],
+            dependencies: ["SQLCipherManager"],
             path: "Examples/FirstLaunchDemo"
         ),
         // A top-level `main.swift` with `await`, run by ExamplesTests: it compiles only while

@@ -120,7 +120,7 @@ struct DocCSamplesTests {
     @Test func theConcurrencyArticleCoversReadWriteWALAndEvents() throws {
         let article = try Self.text(Self.catalog + "Concurrency.md")
         for needed in [
-            "``DatabaseManager/read(_:)-4r73g``", "``DatabaseManager/write(_:)-9g417``", "try await manager.read",
+            "``DatabaseManager/readSync(_:)``", "``DatabaseManager/writeSync(_:)``", "try await manager.read",
             "``JournalMode/wal``", "``DatabaseConfiguration/maximumReaderCount``", "``DatabaseManager/events()``",
             "``DatabaseEvent/didClose``", "CancellationError",
         ] {

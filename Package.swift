@@ -51,7 +51,7 @@ let package = Package(
             path: "Examples/LoginDemo"
         ),
         .executableTarget(name: "cipherdb", dependencies: ["SQLCipherManager", "TerminalIO"]),
-        // Seed 003's story: an app update that encrypts the old plaintext store with a stored key.
+        // An app update that encrypts the old plaintext store with a stored key.
         .executableTarget(
             name: "FirstLaunchDemo",
             dependencies: ["SQLCipherManager", "CSQLCipher"],
@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport"]),
         // TestSupport: what every test target shares (the .ownThread trait).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // Hostile-file seeds, mutations and the open check (issue 16), shared by the mutation
+        // Hostile-file seeds, mutations and the open check, shared by the mutation
         // campaign test and the libFuzzer target (`make fuzz`). Not products.
         .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
         .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),

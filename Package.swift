@@ -6,10 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
-        .executable(name: "LoginDemo", targets: ["LoginDemo"]),
-        .executable(name: "cipherdb", targets: ["cipherdb"]),
         .library(name: "SQLCipherSecretService", targets: ["SQLCipherSecretService"]),
-        .executable(name: "FirstLaunchDemo", targets: ["FirstLaunchDemo"]),
+        // The admin tool is shipped: an operator installs it beside an app's database. The two
+        // demos are executable targets only (`make demo`, `swift run FirstLaunchDemo`).
+        .executable(name: "cipherdb", targets: ["cipherdb"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).

@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-# Which SQLCipher (README, "Supported SQLCipher versions"): 4 (the default: the system's 4.x,
+# Which SQLCipher (README, "Supported versions"): 4 (the default: the system's 4.x,
 # from bookworm-backports on Debian 12) or 3 (Debian 12's 3.4.1 unpacked in .build/sqlcipher3
 # by scripts/ensure-deps.sh, built in .build-sqlcipher3 so the two legs never share a build).
 SQLCIPHER ?= 4
@@ -80,7 +80,7 @@ sanitize: deps
 	$(SWIFT) build --build-tests $(ASAN)
 	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
 
-# libFuzzer over opening hostile files (Tests/SQLCipherFuzz, issue 16): coverage and
+# libFuzzer over opening hostile files (Tests/SQLCipherFuzz): coverage and
 # AddressSanitizer, in its own build folder; the corpus (seeded on first run) is kept in
 # .build-fuzz/corpus, crashes are written to .build-fuzz/. ARGS go to libFuzzer, e.g.
 # ARGS=-max_total_time=3600. The ordinary build runs the same target as a mutation campaign
@@ -92,7 +92,7 @@ fuzz: deps
 	ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug/SQLCipherFuzz .build-fuzz/corpus -artifact_prefix=.build-fuzz/ \
 		-timeout=60 -max_total_time=600 $(ARGS)
 
-# The power-loss explorer (scripts/powerloss, issue 21): each flow (rekey, settings, encrypt in place
+# The power-loss explorer (scripts/powerloss): each flow (rekey, settings, encrypt in place
 # and --to, decrypt, keys convert / change-password / rotate, first launch) in each journal mode
 # (delete, wal, and wal-pending: rows committed only in the -wal) run once under strace, then every
 # crash state a POSIX file system may leave replayed and recovered; prints each bad state and one

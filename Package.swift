@@ -6,10 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
-        .executable(name: "LoginDemo", targets: ["LoginDemo"]),
-        .executable(name: "cipherdb", targets: ["cipherdb"]),
         .library(name: "SQLCipherSecretService", targets: ["SQLCipherSecretService"]),
-        .executable(name: "FirstLaunchDemo", targets: ["FirstLaunchDemo"]),
+        // The admin tool is shipped: an operator installs it beside an app's database. The two
+        // demos are executable targets only (`make demo`, `swift run FirstLaunchDemo`).
+        .executable(name: "cipherdb", targets: ["cipherdb"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
@@ -51,7 +51,7 @@ let package = Package(
             path: "Examples/LoginDemo"
         ),
         .executableTarget(name: "cipherdb", dependencies: ["SQLCipherManager", "TerminalIO"]),
-        // Seed 003's story: an app update that encrypts the old plaintext store with a stored key.
+        // An app update that encrypts the old plaintext store with a stored key.
         .executableTarget(
             name: "FirstLaunchDemo",
             dependencies: ["SQLCipherManager"],
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport"]),
         // TestSupport: what every test target shares (the .ownThread trait).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // Hostile-file seeds, mutations and the open check (issue 16), shared by the mutation
+        // Hostile-file seeds, mutations and the open check, shared by the mutation
         // campaign test and the libFuzzer target (`make fuzz`). Not products.
         .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
         .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),

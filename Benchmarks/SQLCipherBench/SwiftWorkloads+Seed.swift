@@ -1,7 +1,7 @@
 import Foundation
 import SQLCipherManager
 
-// MARK: - The seed's workloads (issue 12)
+// MARK: - The seed's workloads
 
 extension SwiftWorkloads {
     /// The seed's insert through the convenience API: each row's texts formatted per row with
@@ -24,7 +24,7 @@ extension SwiftWorkloads {
         }
     }
 
-    /// The natural way to read many rows (issue 12): a lazy `RowCursor` inside `read { }`, typed
+    /// The natural way to read many rows: a lazy `RowCursor` inside `read { }`, typed
     /// getters, texts as `String`s.
     static func readCursor(_ manager: DatabaseManager) throws -> Int64 {
         try manager.readSync { db in

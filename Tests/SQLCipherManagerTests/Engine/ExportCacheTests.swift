@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The page cache an export uses so that each page is decrypted once (issue 5).
+/// The page cache an export uses so that each page is decrypted once.
 @Suite struct ExportCacheTests {
     @Test func theScanCacheFollowsTheFileSizeWithinBounds() throws {
         let dir = TemporaryDirectory()

@@ -76,7 +76,7 @@ import Testing
         // A plain open reads only the schema; the damaged page fails when read.
         let manager = dir.manager()
         try manager.open(password: "secret")
-        // It is said like at open (issue 16): corrupt, with the path and SQLite's error kept.
+        // It is said like at open: corrupt, with the path and SQLite's error kept.
         let error = try #require(thrownError { _ = try manager.fetchAll("SELECT * FROM item") } as? DatabaseManagerError)
         guard case .corrupt(_, let underlying) = error else { throw TestFailure() }
         #expect(underlying?.code == .corrupt)

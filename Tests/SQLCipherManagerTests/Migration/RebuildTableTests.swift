@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// `Database.rebuildTable`: SQLite's 12-step table rebuild for the column changes
-/// `ALTER TABLE` lacks before 3.25 / 3.35 (issue 22, item 1).
+/// `ALTER TABLE` lacks before 3.25 / 3.35.
 @Suite struct RebuildTableTests {
     private static let schema = """
         CREATE TABLE note(

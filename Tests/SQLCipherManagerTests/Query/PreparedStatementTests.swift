@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.prepare` / `PreparedStatement` and `forEachRow` / `RowView` (issue 5).
+/// `Database.prepare` / `PreparedStatement` and `forEachRow` / `RowView`.
 @Suite struct PreparedStatementTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
         try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")

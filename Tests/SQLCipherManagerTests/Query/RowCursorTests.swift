@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.fetchCursor` / `RowCursor` (issue 12): lazy rows read in place as `RowView`s, and
+/// `Database.fetchCursor` / `RowCursor`: lazy rows read in place as `RowView`s, and
 /// every misuse stopped — a precondition with a message for a stale row or a missing column, a
 /// typed error for the cursor — rather than a read of freed or stale memory.
 @Suite struct RowCursorTests {

@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Records written with `insert` and read back with `fetch` (issue 24, item 2): every supported
+/// Records written with `insert` and read back with `fetch`: every supported
 /// type, stored as the statement arguments store it.
 @Suite struct RecordRoundTripTests {
     @Test func everySupportedTypeRoundTripsThroughInsertAndFetch() throws {

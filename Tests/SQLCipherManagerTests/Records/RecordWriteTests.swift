@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `update`, `save`, `delete` and `fetch` by primary key, single and composite (issue 24, item 2).
+/// `update`, `save`, `delete` and `fetch` by primary key, single and composite.
 @Suite struct RecordWriteTests {
     @Test func updateWritesEveryColumnOfTheRowWithTheKeyAndNoOther() throws {
         let dir = TemporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-// MARK: - The hostile-input table (issue 16)
+// MARK: - The hostile-input table
 
 /// Numbers that wrap in SQLCipher's 32-bit `int`, passwords that collide, and files that get
 /// the wrong diagnosis. Each case runs through ``BadInput/run()``: the typed error, a message

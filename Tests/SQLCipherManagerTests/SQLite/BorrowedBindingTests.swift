@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// Texts and blobs bound without a copy (`SQLITE_STATIC`) by the one-to-eight-value `execute`
-/// calls (issue 26, Statement+Borrowed.swift): SQLite reads the caller's bytes while the
+/// calls (Statement+Borrowed.swift): SQLite reads the caller's bytes while the
 /// statement steps, so what it stores must be those bytes, row after row, once the values that
 /// lent them are gone; and the misuse checks still hold.
 @Suite struct BorrowedBindingTests {

@@ -2,7 +2,7 @@ import Foundation
 import SQLCipherManager
 import Testing
 
-/// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder` (issue 5): every built-in type
+/// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder`: every built-in type
 /// binds itself directly, a custom type keeps the `databaseValue` default or forwards, through
 /// both `PreparedStatement` and the variadic calls. Public API only.
 @Suite struct DatabaseValueBinderTests {

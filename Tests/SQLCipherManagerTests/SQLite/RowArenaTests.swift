@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The rows of one `fetchAll` packed side by side in shared blocks (issue 12): each row still
+/// The rows of one `fetchAll` packed side by side in shared blocks: each row still
 /// reads, compares and hashes as its own, no block exceeds the limit a kept row may pin, and a
 /// large row gets a block of its own.
 @Suite struct RowArenaTests {

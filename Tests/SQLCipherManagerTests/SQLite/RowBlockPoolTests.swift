@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The blocks of a connection's earlier `fetchAll`s, reused once no row holds them (issue 26):
+/// The blocks of a connection's earlier `fetchAll`s, reused once no row holds them:
 /// a later `fetchAll` reads its own values and names in them, a row still kept is never
 /// written over, and the connection lets them go when it closes.
 @Suite struct RowBlockPoolTests {

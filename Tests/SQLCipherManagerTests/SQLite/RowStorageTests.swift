@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Row`'s values in one block per row and the column names shared by the rows of a statement
-/// (issue 12): every value reads back as stored, and a statement re-prepared after a schema
+/// `Row`'s values in one block per row and the column names shared by the rows of a statement:
+/// every value reads back as stored, and a statement re-prepared after a schema
 /// change reports its new names.
 @Suite struct RowStorageTests {
     private let samples: [DatabaseValue] = [

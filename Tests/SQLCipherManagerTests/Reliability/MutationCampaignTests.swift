@@ -5,12 +5,12 @@ import Testing
 
 /// Mutated databases (encrypted, plaintext, WAL pairs, hot journal pairs; byte flips,
 /// truncations, duplicated, zeroed and spliced pages, foreign, garbage, dropped and cut
-/// sidecars) are opened — 2,000 in a full run, 500 in a quick one (``TestDepth``), `MUTANTS=<n>`
+/// sidecars) are opened — 2,000 in a full run, 600 in a quick one (``TestDepth``), `MUTANTS=<n>`
 /// for another count; none may crash, hang, throw an untyped error or leave a file changed by a
 /// failed open. Replay with the `SCM_TEST_SEED` printed.
 @Suite("Mutation campaign: hostile files at open", .ownThread)
 struct MutationCampaignTests {
-    static let mutants = ProcessInfo.processInfo.environment["MUTANTS"].flatMap(Int.init) ?? TestDepth.count(full: 2_000, quick: 500)
+    static let mutants = ProcessInfo.processInfo.environment["MUTANTS"].flatMap(Int.init) ?? TestDepth.count(full: 2_000, quick: 600)
 
     @Test("mutants: no crash, hang, untyped error or file changed by a failed open")
     func campaign() throws {

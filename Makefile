@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-# Which SQLCipher (README, "Supported SQLCipher versions"): 4 (the default: the system's 4.x,
+# Which SQLCipher (README, "Supported versions"): 4 (the default: the system's 4.x,
 # from bookworm-backports on Debian 12) or 3 (Debian 12's 3.4.1 unpacked in .build/sqlcipher3
 # by scripts/ensure-deps.sh, built in .build-sqlcipher3 so the two legs never share a build).
 SQLCIPHER ?= 4

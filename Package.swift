@@ -6,10 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SQLCipherManager", targets: ["SQLCipherManager"]),
-        .executable(name: "LoginDemo", targets: ["LoginDemo"]),
-        .executable(name: "cipherdb", targets: ["cipherdb"]),
         .library(name: "SQLCipherSecretService", targets: ["SQLCipherSecretService"]),
-        .executable(name: "FirstLaunchDemo", targets: ["FirstLaunchDemo"]),
+        // The admin tool is shipped: an operator installs it beside an app's database. The two
+        // demos are executable targets only (`make demo`, `swift run FirstLaunchDemo`).
+        .executable(name: "cipherdb", targets: ["cipherdb"]),
     ],
     targets: [
         // The system SQLCipher, found through pkg-config (`sqlcipher.pc`).
@@ -42,7 +42,7 @@ let package = Package(
         ),
         // The desktop keyring (Secret Service over D-Bus) through libsecret (`libsecret-1.pc`).
         .systemLibrary(name: "CLibSecret"),
-        .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherManager", "CLibSecret"]),
+        .target(name: "SQLCipherSecretService", dependencies: ["SQLCipherKeys", "SQLCipherCore", "CLibSecret"]),
         // Terminal input/output shared by the two programs below (not a product).
         .target(name: "TerminalIO"),
         .executableTarget(
@@ -51,12 +51,15 @@ let package = Package(
             path: "Examples/LoginDemo"
         ),
         .executableTarget(name: "cipherdb", dependencies: ["SQLCipherManager", "TerminalIO"]),
-        // Seed 003's story: an app update that encrypts the old plaintext store with a stored key.
+        // An app update that encrypts the old plaintext store with a stored key.
         .executableTarget(
             name: "FirstLaunchDemo",
-            dependencies: ["SQLCipherManager", "CSQLCipher"],
+            dependencies: ["SQLCipherManager"],
             path: "Examples/FirstLaunchDemo"
         ),
+        // A top-level `main.swift` with `await`, run by ExamplesTests: it compiles only while
+        // `try await manager.write { }` picks the async method there. Not a product.
+        .executableTarget(name: "TopLevelScript", dependencies: ["SQLCipherManager"], path: "Tests/TopLevelScript"),
         // Benchmarks (`make bench`): the raw-C floor and the Swift-vs-C runner. Not products.
         .target(name: "CBaseline", dependencies: ["CSQLCipher"], path: "Benchmarks/CBaseline"),
         .executableTarget(
@@ -67,7 +70,7 @@ let package = Package(
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport"]),
         // TestSupport: what every test target shares (the .ownThread trait).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // Hostile-file seeds, mutations and the open check (issue 16), shared by the mutation
+        // Hostile-file seeds, mutations and the open check, shared by the mutation
         // campaign test and the libFuzzer target (`make fuzz`). Not products.
         .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
         .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),
@@ -88,7 +91,7 @@ let package = Package(
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "SQLCipherManager", "TerminalIO", "TestSupport"]),
+            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "TopLevelScript", "SQLCipherManager", "TerminalIO", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

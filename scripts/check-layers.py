@@ -144,6 +144,39 @@ def program_libc_problems(repository):
     return problems
 
 
+# The targets around the library, and the modules each may import: the programs, the demos and
+# the benchmarks see the library as an app does (its public product, `SQLCipherManager`);
+# SecretService is a key store, so it stands on the key layer (and the core, whose
+# `KeyStoreError` it throws), not on the manager. A module named here but not in Package.swift
+# still fails to compile; this check keeps Package.swift from growing a shortcut.
+OUTER_IMPORTS = {
+    os.path.join("Sources", "cipherdb"): {"Foundation", "SQLCipherManager", "TerminalIO"},
+    os.path.join("Sources", "TerminalIO"): {"Foundation", "Dispatch", "Glibc", "Darwin"},
+    os.path.join("Examples", "LoginDemo"): {"Foundation", "SQLCipherManager", "TerminalIO"},
+    os.path.join("Examples", "FirstLaunchDemo"): {"Foundation", "SQLCipherManager"},
+    os.path.join("Tests", "TopLevelScript"): {"Foundation", "SQLCipherManager"},
+    os.path.join("Benchmarks", "SQLCipherBench"): {"Foundation", "SQLCipherManager", "CBaseline", "Synchronization"},
+    os.path.join("Sources", "SQLCipherSecretService"): {"Foundation", "SQLCipherKeys", "SQLCipherCore", "CLibSecret"},
+}
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|var|protocol)\s+)?(\w+)", re.M)
+
+
+def outer_import_problems(repository):
+    """Imports of the targets around the library outside what OUTER_IMPORTS gives each."""
+    problems = []
+    for top, allowed in OUTER_IMPORTS.items():
+        for directory, _, names in os.walk(os.path.join(repository, top)):
+            for name in sorted(n for n in names if n.endswith(".swift")):
+                path = os.path.join(directory, name)
+                with open(path, encoding="utf-8") as handle:
+                    code = strip(handle.read())
+                for match in IMPORT.finditer(code):
+                    if match.group(1) not in allowed:
+                        lineno = code.count("\n", 0, match.start()) + 1
+                        problems.append(f"{path}:{lineno}: imports {match.group(1)}; {top} may import {', '.join(sorted(allowed))}")
+    return problems
+
+
 def read_target(root, target, rows, problems):
     """The target's Swift files: {path: (folder, code)}; a misplaced folder or file is a problem."""
     rank = {folder: row for row, folders in enumerate(rows) for folder in folders}
@@ -222,12 +255,14 @@ def main():
         problems += order_problems(files, rank)
         problems += c_problems(sources, files)
     problems += program_libc_problems(repository)
+    problems += outer_import_problems(repository)
     for problem in problems:
         print(problem)
     if problems:
         print(f"check-layers: {len(problems)} references against the layer order (see ARCHITECTURE.md)")
         return 1
-    print(f"check-layers: {count} files in {len(TARGETS)} targets, every reference points down the layers")
+    print(f"check-layers: {count} files in {len(TARGETS)} targets, every reference points down the layers;"
+          f" {len(OUTER_IMPORTS)} targets around them import only what they may")
     return 0
 
 

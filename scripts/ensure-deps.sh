@@ -4,7 +4,7 @@
 # pkg-config, libcrypto, libsodium, libsecret (`libsecret-1`), dbus-daemon and
 # gnome-keyring-daemon for the keyring store's tests, and strace for the power-loss explorer.
 #
-# Which SQLCipher (README, "Supported SQLCipher versions"):
+# Which SQLCipher (README, "Supported versions"):
 # - SQLCIPHER=4 (the default): SQLCipher 4.x system-wide. Debian 12 ships 3.4.1 (2016, no
 #   security update since 2017), so there this script adds Debian's `bookworm-backports` suite
 #   with the mirror the machine's Debian sources already use, and installs 4.6.1 from it

@@ -1,4 +1,4 @@
-// The seed's workloads in raw C (issue 12): what a C program does for the seed's benchmark
+// The seed's workloads in raw C: what a C program does for the seed's benchmark
 // (100k 8-field rows, one transaction). Every row's texts are formatted with snprintf as the row
 // is inserted (no pre-built pool), and reads take texts by sqlite3_column_bytes only (no copy),
 // but for fetchAll's work (cb_fetch_all_lengths), which keeps every row and copies its texts.

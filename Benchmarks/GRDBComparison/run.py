@@ -13,7 +13,7 @@ ours = os.environ.get("SQLCIPHERBENCH", os.path.join(root, ".build/release/SQLCi
 scratch = tempfile.mkdtemp(prefix="grdb-comparison-")
 atexit.register(shutil.rmtree, scratch, True)
 N, L = 100000, 10000
-# (label, GRDB workload + args, raw-C job, our job, GRDB ratio quoted in issue 12 wall/instr)
+# (label, GRDB workload + args, raw-C job, our job, GRDB ratio quoted when the targets were set, wall/instr)
 rows = [
     ("insert 100k: GRDB db.execute(sql:arguments:) / ours db.execute(sql, values…)",
      ["insert-natural", N, 0], ["insert-formatted", "c-seed", N, 0], ["insert-formatted", "swift", N, 0], None),
@@ -27,7 +27,7 @@ rows = [
      ["lookups-read", N, L], ["lookups-in-read", "c-seed", N, L], ["lookups-in-read", "swift", N, L], None),
     ("10k lookups in one read { }: GRDB cachedStatement + Row.fetchOne / ours prepare + forEachRow",
      ["lookups-read-statement", N, L], ["lookups-in-read", "c-seed", N, L], ["lookups-prepared-in-read", "swift", N, L], None),
-    ("10k lookups, C in autocommit: GRDB cachedStatement in one read { } (the issue's form)",
+    ("10k lookups, C in autocommit: GRDB cachedStatement in one read { } (the quoted form)",
      ["lookups-read-statement", N, L], ["lookups", "c-seed", N, L], None, "0.76 / 1.18"),
     ("10k lookups per call: GRDB dbQueue.read { Row.fetchOne } / ours manager.fetchOne",
      ["lookups-per-call", N, L], ["lookups", "c-seed", N, L], ["lookups", "swift", N, L], None),
@@ -79,7 +79,7 @@ def cell(key):
     return median, (f(median) if len(values) == 1 else f"{f(median)} [{f(min(values))}–{f(max(values))}]")
 
 unit = "M instr" if instructions else "ms"
-print(f"| workload | GRDB {unit} | raw C {unit} | GRDB ÷ C | ours {unit} | ours ÷ C | GRDB quoted in issue 12 (wall / instr) | peak RSS MiB (GRDB / C / ours) |")
+print(f"| workload | GRDB {unit} | raw C {unit} | GRDB ÷ C | ours {unit} | ours ÷ C | GRDB quoted (wall / instr) | peak RSS MiB (GRDB / C / ours) |")
 print("|---|---|---|---|---|---|---|---|")
 for label, g, c, o, quoted in rows:
     gm, gt = cell(("grdb", tuple(g)))

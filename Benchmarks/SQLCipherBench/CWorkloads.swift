@@ -37,7 +37,7 @@ struct CWorkloads {
         }
     }
 
-    /// The seed's work (`c-seed`, issue 12): rows formatted per row with `snprintf`, texts read
+    /// The seed's work (`c-seed`): rows formatted per row with `snprintf`, texts read
     /// by `sqlite3_column_bytes` only; `fetchAll` keeps every row (a malloc per row, its texts
     /// copied) before using them, as `[Row]` does. `nil` for the workloads where it is the older
     /// baseline's work (open, create, export).

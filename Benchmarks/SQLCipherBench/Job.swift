@@ -49,7 +49,7 @@ struct Job: Hashable, Sendable {
         case slotChange = "slot-change"
         case slotRekey = "slot-rekey"
         case slotOpen = "slot-open"
-        /// The seed's insert (issue 12): each row's texts formatted per row (Swift string
+        /// The seed's insert: each row's texts formatted per row (Swift string
         /// interpolation; C `snprintf`), through `db.execute(sql, values…)` or `prepare` + `execute`.
         case insertFormatted = "insert-formatted"
         case insertFormattedPrepared = "insert-formatted-prepared"
@@ -65,11 +65,11 @@ struct Job: Hashable, Sendable {
         /// The same lookups with texts taken as UTF-8 byte counts in place (`withUTF8`): the work
         /// C's `sqlite3_column_bytes` does, so the ratio is what `read { }` and the statement add.
         case lookupsLengthsInRead = "lookups-lengths-in-read"
-        /// The seed's insert as `Codable` records (issue 24): `db.insert(record)` per row, or
+        /// The seed's insert as `Codable` records: `db.insert(record)` per row, or
         /// one `db.insert(contentsOf:)` over a lazy sequence; each row's texts formatted per row.
         case insertRecords = "insert-records"
         case insertRecordsBatch = "insert-records-batch"
-        /// Observation (issue 24): the median commit-to-value latency over `rows` commits, made
+        /// Observation: the median commit-to-value latency over `rows` commits, made
         /// by this process or by another one; `rows` commits with `count` observations of a table
         /// they do not touch (0: none).
         case observeLocal = "observe-local"
@@ -87,7 +87,7 @@ struct Job: Hashable, Sendable {
         case c
         /// Raw C on the same library, no key (plaintext).
         case plain
-        /// Raw C, encrypted, doing the seed's work (issue 12): texts formatted per row with
+        /// Raw C, encrypted, doing the seed's work: texts formatted per row with
         /// `snprintf` when inserting, read with `sqlite3_column_bytes` only (no copy); for
         /// `fetchAll`, every row kept in a malloc'd block (texts copied) before it is used.
         case cSeed = "c-seed"

@@ -1,7 +1,7 @@
 // MARK: - Backup section
 
 extension Plan {
-    /// `--only backup` (issue 24): `open` + `backup(to:)` of an encrypted database of about
+    /// `--only backup`: `open` + `backup(to:)` of an encrypted database of about
     /// 100 MB (a few hundred kB in `--quick`) — snapshot, export, flush, verification, link —
     /// against a bare `sqlcipher_export` of it into an attached file with the same password.
     /// Goal: ≤ 1.2×.

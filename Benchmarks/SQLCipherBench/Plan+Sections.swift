@@ -182,7 +182,7 @@ extension Plan {
             labels: ["measured", "reference"], comparisons: [extra, extraWAL, write, reads] + sleeps + [lookups, sameWorkLookups, create])
     }
 
-    /// Observation (issue 24): commit-to-value latency, and what observations of untouched
+    /// Observation: commit-to-value latency, and what observations of untouched
     /// tables cost a write.
     var observation: Section {
         let commits = sizes.first == 300 ? 20 : 200

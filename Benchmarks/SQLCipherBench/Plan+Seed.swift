@@ -1,9 +1,9 @@
 import Foundation
 
-// MARK: - The seed's workloads (issue 12)
+// MARK: - The seed's workloads
 
-/// A ratio to raw C that issue 12 quotes for GRDB 7.8 on the same libsqlcipher (measured by the
-/// issue's author, not by this program): wall clock and callgrind instructions.
+/// A ratio to raw C quoted for GRDB 7.8 on the same libsqlcipher when the targets were set
+/// (measured elsewhere, not by this program): wall clock and callgrind instructions.
 struct QuotedRatio {
     var api: String
     var wall: Double
@@ -19,7 +19,7 @@ struct SeedColumns {
     var oldOurs: Job
     var oldC: Job
     var grdb: QuotedRatio?
-    /// The C job GRDB's quoted ratio was taken against, when it is not `c` (the issue's C ran
+    /// The C job GRDB's quoted ratio was taken against, when it is not `c` (the quoted figure's C ran
     /// its lookups in autocommit).
     var grdbBaseline: Job?
     /// `fetchAll`: the job whose peak RSS it must stay within `memoryGoal` times of (the cursor).
@@ -34,10 +34,10 @@ struct SeedColumns {
 }
 
 extension Plan {
-    /// Passes over the table in the seed section's read rows (the issue's "read 5 × 100k").
+    /// Passes over the table in the seed section's read rows ("read 5 × 100k").
     static let seedPasses = 5
 
-    /// `--only seed`: issue 12's table (100k 8-field rows, one transaction), each of our rows
+    /// `--only seed`: the main table (100k 8-field rows, one transaction), each of our rows
     /// against raw C doing the seed's work, the older baseline beside it, GRDB's quoted figure.
     var seed: Section {
         let n = sizes.last ?? 0
@@ -51,7 +51,7 @@ extension Plan {
         let cursor = Job(.readCursor, .swift, rows: n, count: passes)
         let all = Job(.fetchAll, .swift, rows: n, count: passes)
         return Section(
-            key: "seed", title: "Issue 12: the seed's workloads, our public API vs raw C doing the seed's work", labels: ["ours", "raw C"],
+            key: "seed", title: "The main workloads, our public API vs raw C doing the same work", labels: ["ours", "raw C"],
             comparisons: [
                 Self.seedRow(
                     "insert \(Self.label(n)) rows, 1 transaction: `db.execute(sql, values…)`",
@@ -78,7 +78,7 @@ extension Plan {
                 Self.seedRow(
                     "\(reads): `fetchAll` → `[Row]` vs C streaming (peak RSS vs the cursor's)", all, old: all, c: .readAll,
                     goal: 1.50, grdb: QuotedRatio(api: "fetchAll", wall: 3.04, instructions: 2.32), memory: cursor),
-                // The same user's work on both sides: all rows in memory, then used (issue 26).
+                // The same user's work on both sides: all rows in memory, then used.
                 // GRDB's quoted ratio was against the streaming C, so it is not repeated here.
                 Self.seedRow(
                     "\(reads): `fetchAll` → `[Row]` vs C keeping the rows (malloc per row)", all, old: all, c: .fetchAll,
@@ -99,7 +99,7 @@ extension Plan {
                 "\(lookups): `prepare` + `forEachRow` inside one `read { }`", job(.lookupsPreparedInRead),
                 old: job(.lookupsPreparedInRead),
                 c: .lookupsInRead, goal: 1.05, grdb: grdb, grdbBaseline: autocommit),
-            // The same work on both sides: texts' byte counts (issue 11's goal, what `read { }` adds).
+            // The same work on both sides: texts' byte counts (what `read { }` adds).
             Self.seedRow(
                 "\(lookups): `prepare` + `forEachRow` inside one `read { }`, texts as byte counts",
                 job(.lookupsLengthsInRead), old: job(.lookupsLengthsInRead),

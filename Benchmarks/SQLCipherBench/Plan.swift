@@ -47,7 +47,7 @@ struct Comparison {
     var jobs: [Job]
     /// The highest acceptable `jobs[0] ÷ jobs[1]` median ratio, if any.
     var target: Double?
-    /// The `seed` section's columns (issue 12): old and new baselines, GRDB's quoted ratio.
+    /// The `seed` section's columns: old and new baselines, GRDB's quoted ratio.
     var seed: SeedColumns? = nil
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// MARK: - The seed section's table (issue 12)
+// MARK: - The seed section's table
 
 extension Report {
     /// Prints the seed section: ours, raw C doing the seed's work, the ratio, the goal, GRDB's
@@ -11,7 +11,7 @@ extension Report {
         let measure = instructions ? "instr" : "wall"
         let head = [
             "workload", "ours \(unit)", "raw C, seed's work \(unit)", "ratio", "goal",
-            "GRDB 7.8 \(measure), quoted from issue 12", "verdict",
+            "GRDB 7.8 \(measure), quoted", "verdict",
             "old: ours \(unit)", "old raw C \(unit)", "old ratio", "peak RSS MiB (ours / C)",
         ]
         print("| " + head.joined(separator: " | ") + " |")

@@ -21,7 +21,7 @@ extension SwiftWorkloads {
         try manager.open(password: Fixtures.password)
         defer { manager.close() }
         // As in an app that has used the database: on WAL its `-wal` and `-shm` exist.
-        _ = try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM sqlite_master") }
+        _ = try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM sqlite_master") }
         return try Measured.time {
             try manager.reopen()
             return 0
@@ -45,7 +45,7 @@ extension SwiftWorkloads {
         let hold = job.rows <= 1000 ? 0.2 : 2.0
         if duringRead {
             Thread {
-                _ = try? manager.read { db -> Int in
+                _ = try? manager.readSync { db -> Int in
                     let count = try db.scalar(Int.self, "SELECT count(*) FROM bench") ?? 0
                     holding.signal()
                     Thread.sleep(forTimeInterval: hold)
@@ -56,7 +56,7 @@ extension SwiftWorkloads {
             holding.wait()
         }
         let measured = try Measured.time {
-            try manager.write { try $0.execute("UPDATE bench SET n1 = n1 + 1 WHERE id = 1") }
+            try manager.writeSync { try $0.execute("UPDATE bench SET n1 = n1 + 1 WHERE id = 1") }
             return 0
         }
         if duringRead { done.wait() }
@@ -84,7 +84,7 @@ extension SwiftWorkloads {
             Fixtures.remove(url.path)
         }
         let readAll: @Sendable () -> Int64 = {
-            (try? manager.read { db -> Int64 in
+            (try? manager.readSync { db -> Int64 in
                 var sum: Int64 = 0
                 try db.forEachRow(Rows.selectAllSQL) { row in sum += Self.checksum(row.row) }
                 return sum
@@ -92,7 +92,7 @@ extension SwiftWorkloads {
         }
         // Warm the pool: two readers exist before timing.
         let warm = DispatchGroup()
-        for _ in 0..<2 { DispatchQueue.global().async(group: warm) { _ = try? manager.read { try $0.scalar(Int.self, "SELECT 1") } } }
+        for _ in 0..<2 { DispatchQueue.global().async(group: warm) { _ = try? manager.readSync { try $0.scalar(Int.self, "SELECT 1") } } }
         warm.wait()
         return Measured.time {
             guard parallel else { return readAll() + readAll() }
@@ -122,7 +122,7 @@ extension SwiftWorkloads {
         let manager = DatabaseManager(url: url, configuration: walConfiguration)
         try manager.create(password: Fixtures.password)
         defer { manager.close() }
-        try manager.write { db in
+        try manager.writeSync { db in
             try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
             try db.execute(
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO t(v) SELECT hex(randomblob(40)) FROM n",
@@ -164,7 +164,7 @@ extension SwiftWorkloads {
 extension SwiftWorkloads {
     /// Lookups inside one `read { }`: one read transaction, `fetchOne` per id.
     static func lookupsInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
-        try manager.read { db in
+        try manager.readSync { db in
             var sum: Int64 = 0
             for id in ids {
                 if let row = try db.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }

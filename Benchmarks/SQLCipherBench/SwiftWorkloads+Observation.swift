@@ -2,7 +2,7 @@ import Foundation
 import SQLCipherManager
 import Synchronization
 
-// MARK: - Observation (issue 24)
+// MARK: - Observation
 
 extension SwiftWorkloads {
     /// A new WAL database with the tables `bench` (written) and `other` (observed, never written).

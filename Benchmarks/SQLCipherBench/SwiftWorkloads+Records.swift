@@ -1,7 +1,7 @@
 import Foundation
 import SQLCipherManager
 
-// MARK: - Records (issue 24)
+// MARK: - Records
 
 /// The seed's row as a `Codable` record: the columns of `bench`, named by the coding keys.
 struct BenchRecord: Codable, TableRecord {
@@ -59,7 +59,7 @@ extension Plan {
             ),
         ]
         return Section(
-            key: "records", title: "Issue 24: Codable records vs the prepared-statement fast path (both format each row's texts)",
+            key: "records", title: "Codable records vs the prepared-statement fast path (both format each row's texts)",
             labels: ["records", "prepared"],
             comparisons: rows.map { Comparison(name: $0.0, jobs: [Job($0.1, .swift, rows: n), fast], target: 1.15) })
     }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLCipherManager
 
-// MARK: - The seed's workloads (issue 12)
+// MARK: - The seed's workloads
 
 extension SwiftWorkloads {
     /// The seed's insert through the convenience API: each row's texts formatted per row with
@@ -24,10 +24,10 @@ extension SwiftWorkloads {
         }
     }
 
-    /// The natural way to read many rows (issue 12): a lazy `RowCursor` inside `read { }`, typed
+    /// The natural way to read many rows: a lazy `RowCursor` inside `read { }`, typed
     /// getters, texts as `String`s.
     static func readCursor(_ manager: DatabaseManager) throws -> Int64 {
-        try manager.read { db in
+        try manager.readSync { db in
             let cursor = try db.fetchCursor(Rows.selectAllSQL)
             var sum: Int64 = 0
             while let row = try cursor.next() {
@@ -52,7 +52,7 @@ extension SwiftWorkloads {
 
     /// Lookups through one `PreparedStatement` inside one `read { }`, each row read in place.
     static func lookupsPreparedInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
-        try manager.read { db in
+        try manager.readSync { db in
             let lookup = try db.prepare(Rows.lookupSQL)
             var sum: Int64 = 0
             for id in ids {
@@ -65,7 +65,7 @@ extension SwiftWorkloads {
     /// ``lookupsPreparedInRead(_:_:)`` with each text taken as its UTF-8 byte count in place
     /// (`withUTF8`) instead of a `String`: what the C side does (`sqlite3_column_bytes`).
     static func lookupsLengthsInRead(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
-        try manager.read { db in
+        try manager.readSync { db in
             let lookup = try db.prepare(Rows.lookupSQL)
             var sum: Int64 = 0
             for id in ids {

@@ -72,7 +72,7 @@ struct SwiftWorkloads {
         try manager.execute(Fixtures.createSQL)
         try applyCacheSize(manager)
         var measured = try Measured.time {
-            try manager.transaction { db in try body(db) }
+            try manager.transactionSync { db in try body(db) }
             return 0
         }
         manager.close()

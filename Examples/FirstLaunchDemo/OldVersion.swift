@@ -1,24 +1,25 @@
-import CSQLCipher
 import Foundation
+import SQLCipherManager
 
 // MARK: - Version 1 of the app
 
-/// What the app's first version did: its notes in a plain SQLite file, no key at all (seed
-/// 003's "裸奔" store). It talks to SQLite directly, as that version did; no key is given, so
-/// SQLCipher writes an ordinary plaintext database.
+/// What the app's first version left behind: its notes in a plain SQLite file, no key at all.
+/// The package writes no plaintext database of its own, so this one is made as a user would
+/// make one with the public API: notes written to an encrypted scratch file, then
+/// `decrypt(to:)` to the plaintext copy, and the scratch folder removed.
 enum OldVersion {
     static func writeNotes(at url: URL, _ notes: [String]) throws {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            sqlite3_close(handle)
-            throw DemoFailure("version 1 could not create \(url.path)")
+        let scratch = url.deletingLastPathComponent().appendingPathComponent(".version-1-scratch")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let manager = DatabaseManager(url: scratch.appendingPathComponent("notes.db"))
+        try manager.create(password: "version 1 had no password")
+        try manager.writeSync { db in
+            try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            for note in notes { try db.execute("INSERT INTO note(body) VALUES (?)", note) }
         }
-        defer { sqlite3_close(handle) }
-        let values = notes.map { "('" + $0.replacingOccurrences(of: "'", with: "''") + "')" }.joined(separator: ", ")
-        let script = "CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT NOT NULL); INSERT INTO note(body) VALUES \(values);"
-        guard sqlite3_exec(handle, script, nil, nil, nil) == SQLITE_OK else {
-            throw DemoFailure("version 1 could not write its notes: \(String(cString: sqlite3_errmsg(handle)))")
-        }
+        try manager.decrypt(to: url)
+        manager.close()
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import SQLCipherManager
 
-// Seed 003 on a terminal: an app whose version 1 kept its notes in plaintext, and whose
+// The first launch of an encrypting update, on a terminal: an app whose version 1 kept its notes in plaintext, and whose
 // version 2 adds encryption with a random key kept outside the code.
 //
 //   FirstLaunchDemo [DIRECTORY]    (default: a new temporary directory)

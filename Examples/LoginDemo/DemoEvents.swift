@@ -3,7 +3,7 @@ import TerminalIO
 
 // MARK: - DemoEvents
 
-/// The manager's delegate: prints each event, as the seed's app delegate logged them, and
+/// The manager's delegate: prints each event, as the original's app delegate logged them, and
 /// locks the app when a rekey fails.
 final class DemoEvents: DatabaseManagerDelegate {
     /// Called when a rekey failed: the app must lock and ask for the original password.

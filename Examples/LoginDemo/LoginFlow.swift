@@ -3,7 +3,7 @@ import TerminalIO
 
 // MARK: - LoginFlow
 
-/// Seed 004's login view as a terminal dialogue: on the first run a new password and its
+/// The original SQLCipher Manager's login view as a terminal dialogue: on the first run a new password and its
 /// confirmation create the database; later, up to three tries open it.
 struct LoginFlow {
     enum Outcome {

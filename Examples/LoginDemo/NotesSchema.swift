@@ -3,7 +3,7 @@ import SQLCipherManager
 // MARK: - NotesSchema
 
 /// The app's tables, as numbered migration steps. The manager runs them after every create
-/// and open (the seed's "hand off to the schema manager"), so an older file is upgraded.
+/// and open (the original's "hand off to the schema manager"), so an older file is upgraded.
 enum NotesSchema {
     static var migrator: VersionedSchemaMigrator {
         var migrator = VersionedSchemaMigrator()

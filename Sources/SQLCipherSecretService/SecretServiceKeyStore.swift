@@ -1,5 +1,6 @@
 import Foundation
-import SQLCipherManager
+import SQLCipherCore
+import SQLCipherKeys
 
 // MARK: - SecretServiceKeyStore
 

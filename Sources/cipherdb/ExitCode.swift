@@ -3,7 +3,7 @@ import SQLCipherManager
 
 // MARK: - ExitCode
 
-/// cipherdb's exit statuses, documented in `--help` and the README.
+/// cipherdb's exit statuses, documented in `--help` and the CommandLineTools article.
 enum ExitCode: Int32, CaseIterable {
     case ok = 0
     case failure = 1

@@ -4,8 +4,8 @@ import SQLCipherManager
 
 /// `cipherdb --version`: this tool's version and the SQLCipher and SQLite it is linked with.
 enum Version {
-    /// cipherdb's own version (the package's release).
-    static let cipherdb = "0.1.0"
+    /// cipherdb's own version: the package's release, which the library reports.
+    static let cipherdb = DatabaseTools.packageVersion
 
     static var text: String {
         let sqlcipher = DatabaseTools.linkedSQLCipherVersion.map { "\($0)" } ?? "not linked"

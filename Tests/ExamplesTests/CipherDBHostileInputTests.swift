@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-// MARK: - The hostile-input table for cipherdb (issue 16)
+// MARK: - The hostile-input table for cipherdb
 
 /// Bad command lines, password sources and files, each run by ``HostileCommand/run()``.
 enum HostileCommands {

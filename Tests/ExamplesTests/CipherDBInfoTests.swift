@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 23, class 7: `info` reports the page count SQLite uses, and says when the header's
+/// `info` reports the page count SQLite uses, and says when the header's
 /// count is one SQLite ignores.
 @Suite(.ownThread) struct CipherDBInfoTests: UsesCipherDB {
     let cli: CipherDBFixture

@@ -57,7 +57,7 @@ import Testing
         #expect(missing.status == 4 && missing.stderr.contains("backup"), "\(missing.output)")
     }
 
-    /// Issue 23: an old slot file put back after change-password is refused, a garbage `.next`
+    /// An old slot file put back after change-password is refused, a garbage `.next`
     /// does not block, a FIFO slot file is named (not "Permission denied") without blocking.
     @Test func keysRefusesOldAndPlantedSlotFiles() throws {
         let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")

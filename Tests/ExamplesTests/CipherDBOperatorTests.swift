@@ -1,4 +1,5 @@
 import Foundation
+import SQLCipherManager
 import TestSupport
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
             #expect(version.status == 0)
             let shown = version.stdout.split(separator: "\n").map(String.init)
             #expect(shown.count == 3, "\(version.stdout)")
-            #expect(shown.first?.hasPrefix("cipherdb ") == true)
+            #expect(shown.first == "cipherdb \(DatabaseTools.packageVersion) (SQLCipherManager)", "\(version.stdout)")
             #expect(shown.contains("SQLite \(lines[1])"), "\(version.stdout)")
             #expect(
                 shown.contains { lines[3].hasPrefix($0.replacingOccurrences(of: "SQLCipher ", with: "")) && $0.hasPrefix("SQLCipher ") },

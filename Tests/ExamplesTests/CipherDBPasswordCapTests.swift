@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 23, class 4: one cap for a password from any source, refused with one message and
+/// One cap for a password from any source, refused with one message and
 /// never cut; an over-long first line of stdin never makes the next line's content be used.
 @Suite(.ownThread) struct CipherDBPasswordCapTests: UsesCipherDB {
     let cli: CipherDBFixture

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 23, class 2, through cipherdb: a symbolic link planted beside the database, pointing at
+/// Through cipherdb: a symbolic link planted beside the database, pointing at
 /// a file elsewhere in the directory, at a name the command creates or lets SQLite create. The
 /// command fails naming the link, the file behind it keeps its bytes, the link stays, and the
 /// database still opens with its password.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 23, class 9: once a command is done, no copy of a password it read is left in
+/// Once a command is done, no copy of a password it read is left in
 /// cipherdb's memory. cipherdb pauses before exit (`CIPHERDB_TEST_PAUSE_BEFORE_EXIT`), and the
 /// test reads every mapped region of it through `/proc/<pid>/mem` and looks for the bytes.
 @Suite(

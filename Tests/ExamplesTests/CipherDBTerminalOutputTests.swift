@@ -5,7 +5,7 @@ import Testing
 
 @testable import TerminalIO
 
-/// Issue 23, class 6: nothing printed from data (values, names, slot labels, SQL, paths) can
+/// Nothing printed from data (values, names, slot labels, SQL, paths) can
 /// move the cursor, change colours or forge a line on the terminal that shows it.
 @Suite(.ownThread) struct CipherDBTerminalOutputTests: UsesCipherDB {
     let cli: CipherDBFixture

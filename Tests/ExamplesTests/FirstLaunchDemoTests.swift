@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the built FirstLaunchDemo: seed 003's plaintext store encrypted on the new version's
+/// Runs the built FirstLaunchDemo: an app's old plaintext store encrypted on the new version's
 /// first launch, the key in a 0600 file, never printed.
 @Suite(.ownThread) struct FirstLaunchDemoTests {
     @Test func theStoryRunsEndToEnd() throws {

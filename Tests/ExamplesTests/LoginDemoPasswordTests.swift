@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// LoginDemo's `passwd`, its rekey-error path (seed 004's didFailToRekey), and the
+/// LoginDemo's `passwd`, its rekey-error path (the delegate's didFailToRekey), and the
 /// schema upgrade of an older file.
 @Suite(.ownThread) struct LoginDemoPasswordTests {
     let directory: ScratchDirectory

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalIO
 
-/// Issue 23, class 6: a note's title and body are shown escaped, so a note cannot clear the
+/// A note's title and body are shown escaped, so a note cannot clear the
 /// screen, recolour it or forge the demo's own lines.
 @Suite(.ownThread) struct LoginDemoTerminalOutputTests {
     let directory: ScratchDirectory

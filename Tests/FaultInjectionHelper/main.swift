@@ -58,7 +58,7 @@ do {
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
         // Rows that stay in the -wal until the rekey checkpoints them.
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
         }
         ready()
@@ -88,7 +88,7 @@ do {
     case "rekey-export":
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
         }
         ready()
@@ -132,7 +132,7 @@ do {
         try manager.execute("PRAGMA cache_size = 5")
         ready()
         for index in 0..<100 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for _ in 0..<2000 { try db.execute("INSERT INTO extra(value, filler) VALUES (-1, randomblob(300))") }
             try Data("SPILLED".utf8).write(to: directory.appendingPathComponent("marker"))
             Thread.sleep(forTimeInterval: 60)
@@ -152,7 +152,7 @@ do {
         let manager = DatabaseManager(url: database, configuration: configuration)
         ready()
         try manager.openOrCreate(keyStore: FileKeyStore(directory: directory.appendingPathComponent("keys")), identifier: "db")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             try db.execute("CREATE TABLE IF NOT EXISTS launch(id INTEGER PRIMARY KEY, value INTEGER)")
             for index in 0..<200 { try db.execute("INSERT INTO launch(value) VALUES (?)", index) }
         }

@@ -49,7 +49,7 @@ public enum Seeds {
         try manager.create(password: password)
         defer { manager.close() }
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", rowName(index)) }
         }
         return FileSet(readingAt: path)
@@ -62,7 +62,7 @@ public enum Seeds {
         return try manager(path).openThen(password: password) { manager in
             _ = try manager.scalar(String.self, "PRAGMA journal_mode = WAL")
             try manager.execute("PRAGMA wal_autocheckpoint = 0")
-            try manager.transaction { db in
+            try manager.transactionSync { db in
                 for index in 0..<walRows { try db.execute("INSERT INTO item(name) VALUES (?)", "WAL-\(index)") }
             }
             return FileSet(readingAt: path)
@@ -77,7 +77,7 @@ public enum Seeds {
         return try manager(path).openThen(password: password) { manager in
             try manager.execute("PRAGMA cache_size = 2")
             do {
-                try manager.transaction { db in
+                try manager.transactionSync { db in
                     try db.execute("UPDATE item SET name = 'SPILLED-' || name")
                     throw RollBack(files: FileSet(readingAt: path))
                 }

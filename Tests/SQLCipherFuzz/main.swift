@@ -5,7 +5,7 @@ import FuzzHarness
     import Glibc
 #endif
 
-// The fuzz target for opening hostile files (issue 16). Built by `make fuzz` with
+// The fuzz target for opening hostile files. Built by `make fuzz` with
 // `-sanitize=fuzzer,address`, it hands LLVMFuzzerTestOneInput to libFuzzer's
 // LLVMFuzzerRunDriver: SwiftPM renames this file's entry point to SQLCipherFuzz_main, so
 // libFuzzer's own main never runs and this program starts the driver itself. The driver is

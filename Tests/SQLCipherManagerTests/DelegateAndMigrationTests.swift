@@ -135,8 +135,8 @@ import Testing
         #expect(try manager.schemaVersion == 4)
     }
 
-    @Test func delegateCanCallBackIntoTheManagerLikeTheSeed() throws {
-        // Seed 004: didOpenDatabase reads the schema version and hands off to a schema manager.
+    @Test func delegateCanCallBackIntoTheManagerToHandOffToTheMigrator() throws {
+        // The original's pattern: didOpenDatabase reads the schema version and hands off to a schema manager.
         let dir = TemporaryDirectory()
         let delegate = RecordingDelegate()
         let migrator = notesMigrator()

@@ -10,7 +10,10 @@ import Testing
 @Suite("DocC: the articles' Swift samples compile, run and match")
 struct DocCSamplesTests {
     /// The catalog's articles whose every ```swift block must be a sample run by a test.
-    static let checkedArticles = ["LoginFlow.md", "BackingUp.md", "CodableRecords.md", "Observation.md", "SQLFeatures.md"]
+    static let checkedArticles = [
+        "LoginFlow.md", "BackingUp.md", "CodableRecords.md", "Observation.md", "SQLFeatures.md", "UsingTheManager.md",
+        "ThreadsAndObservation.md", "KeyChangesAndEncryption.md", "KeysAndKeySlots.md",
+    ]
 
     // MARK: - LoginFlow: change the password
 
@@ -120,7 +123,7 @@ struct DocCSamplesTests {
     @Test func theConcurrencyArticleCoversReadWriteWALAndEvents() throws {
         let article = try Self.text(Self.catalog + "Concurrency.md")
         for needed in [
-            "``DatabaseManager/read(_:)-4r73g``", "``DatabaseManager/write(_:)-9g417``", "try await manager.read",
+            "``DatabaseManager/readSync(_:)``", "``DatabaseManager/writeSync(_:)``", "try await manager.read",
             "``JournalMode/wal``", "``DatabaseConfiguration/maximumReaderCount``", "``DatabaseManager/events()``",
             "``DatabaseEvent/didClose``", "CancellationError",
         ] {
@@ -154,13 +157,12 @@ struct DocCSamplesTests {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalog = root.appendingPathComponent("Sources/SQLCipherManager/SQLCipherManager.docc")
-        let samples = try ReadmeSamplesTests.samples(under: root.appendingPathComponent("Tests"))
         for article in Self.checkedArticles {
             let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
             let blocks = ReadmeSamplesTests.swiftBlocks(in: text)
             #expect(!blocks.isEmpty, "\(article) has no Swift sample")
-            for block in blocks {
-                #expect(samples.contains { ReadmeSamplesTests.sample($0, covers: block) }, "no test runs this block of \(article):\n\(block)")
+            for block in try ReadmeSamplesTests.uncovered(blocks) {
+                Issue.record("no test runs this block of \(article):\n\(block)")
             }
         }
     }

@@ -27,11 +27,11 @@ struct ReadmeConcurrencySampleTests {
         configuration.journalMode = .wal                 // readers beside the one writer
         let manager = DatabaseManager(url: url, configuration: configuration)
         try manager.create(password: password)
-        try manager.write { db in                        // BEGIN IMMEDIATE … COMMIT, on the writer
+        try manager.writeSync { db in                    // BEGIN IMMEDIATE … COMMIT, on the writer
             try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
             try db.execute("INSERT INTO note(title) VALUES (?)", "Hello")
         }
-        let count = try manager.read { db in             // one snapshot, on a pooled reader:
+        let count = try manager.readSync { db in         // one snapshot, on a pooled reader:
             try db.scalar(Int.self, "SELECT count(*) FROM note")   // never waits for a write
         }
         // README end

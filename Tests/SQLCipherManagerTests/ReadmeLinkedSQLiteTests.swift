@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// README's "Which SQLCipher" table says what each supported library can and cannot do; each
+/// README's "Supported versions" table says what each supported library can and cannot do; each
 /// claim is tried here on the library this process runs with.
 @Suite struct ReadmeLinkedSQLiteTests {
     /// The two SQLite versions README's table names, with the SQLCipher each comes with.
@@ -72,9 +72,10 @@ import Testing
         }
     }
 
-    @Test func theREADMENamesTheLinkedLibrariesUpFront() throws {
-        let intro = try Self.readme().components(separatedBy: "\n## ")[0]
-        #expect(intro.contains("| | SQLCipher 4.6.1 (the default) | SQLCipher 3.4.1 (`SQLCIPHER=3`) |"))
+    @Test func theREADMENamesTheLinkedLibrariesInOneTable() throws {
+        let supported = DocCSamplesTests.section("Supported versions", of: try Self.readme())
+        #expect(supported.contains("| | SQLCipher 4.6.1 (the default) | SQLCipher 3.4.1 (`SQLCIPHER=3`) |"))
+        #expect(try Self.row("Swift, system").dropFirst().allSatisfy { $0 == "Swift 6.3, Debian 12, x86_64 Linux" })
         // What runs is what DatabaseTools reports, read from the library at run time: one of the two.
         let linked = try #require(DatabaseTools.linkedSQLCipherVersion)
         #expect([SQLCipherVersion(4, 6, 1), SQLCipherVersion(3, 4, 1)].contains(linked), "\(linked)")

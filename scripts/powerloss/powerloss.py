@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Power-loss explorer for cipherdb's flows (issue 21): ALICE-style (OSDI 2014).
+"""Power-loss explorer for cipherdb's flows: ALICE-style (OSDI 2014).
 
 For each flow and journal mode: make a 500-row fixture, run the one operation under strace,
 turn the trace into the folder's operations (pl_ops), build every crash state a POSIX file

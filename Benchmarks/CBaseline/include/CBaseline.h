@@ -62,7 +62,7 @@ int cb_pool_text(int field, int k, char *buffer, int capacity);
 /// The number of entries in each field's text pool.
 int cb_pool_size(void);
 
-// MARK: - The seed's work (issue 12)
+// MARK: - The seed's work
 
 /// Writes the text of field `field` (0...3) of row `row` into `buffer` with one snprintf
 /// ("f<field>k<k>:" and letters: the same bytes as the pool entry the older baseline takes).

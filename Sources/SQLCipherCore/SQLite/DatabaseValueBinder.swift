@@ -22,9 +22,8 @@ import Foundation
 /// its database closed throws ``SQLiteError`` `misuse`.
 public struct DatabaseValueBinder {
     /// The statement, retained: a binder kept past its `bind(to:)` call (which it should not
-    /// be) still refers to a live object, never to freed memory. Since the fixed-arity binds
-    /// (Statement+Fixed.swift) the reference costs 4 instructions a row of the seed's 8-value
-    /// insert (callgrind, 10k rows: 268.30 M unretained, 268.35 M retained).
+    /// be) still refers to a live object, never to freed memory. The fixed-arity binds
+    /// (Statement+Fixed.swift) leave the retain a few instructions a row of a bulk insert.
     @usableFromInline package let statement: Statement
     /// The 1-based parameter index.
     @usableFromInline package let index: Int32

@@ -5,8 +5,8 @@
 ///
 /// Without it, the rows of a large `fetchAll` are freed when the caller drops them, glibc gives
 /// the top of its heap back to the kernel (`M_TRIM_THRESHOLD`, 128 KiB), and the next
-/// `fetchAll` faults the same amount in again: 20,414 minor faults for 5 reads of 100k rows
-/// against the cursor's 915 (issue 26). The pool keeps a reference to each block it made, up
+/// `fetchAll` faults the same amount in again: over twenty times the page faults of the same reads
+/// through a cursor (BENCHMARKS.md). The pool keeps a reference to each block it made, up
 /// to ``byteLimit`` a connection, until the connection closes; a block is handed out again only
 /// while the pool's reference is its only one (`isKnownUniquelyReferenced`): every row in it is
 /// gone, on whatever thread, and none can come back.

@@ -5,8 +5,8 @@ import Foundation
 
 // A text or blob bound SQLITE_TRANSIENT is copied by SQLite into memory of its own, allocated
 // and freed at every bind (`sqlite3_bind_text` → `sqlite3VdbeMemSetStr` → `sqlite3Malloc`; the
-// next bind frees it): about 250 instructions a value, 101 M of the seed's 100k-row insert
-// (issue 26). Bound SQLITE_STATIC, SQLite reads the caller's bytes during the step instead (an
+// next bind frees it), a malloc and a free for every text or blob of a bulk insert. Bound
+// SQLITE_STATIC, SQLite reads the caller's bytes during the step instead (an
 // INSERT copies them into its record). That is safe only while the bytes live, so the step runs
 // inside the closure that lends them (`withContiguousStorageIfAvailable`, `withUnsafeBytes`):
 // no pointer is used after its scope. After the scope the parameter still names the bytes, but

@@ -8,8 +8,8 @@
 // Swift 6.3 copies each value of a pack into a temporary when the pack is handed on to another
 // function (and once more in the loop), so forwarding the pack to a shared binding function cost
 // a retain and a release of every String or Data it holds, plus the temporary's destruction
-// through the runtime: about 430 instructions per 8-value row of the seed's insert (callgrind,
-// issue 12). Only the count, taken from the types alone, goes through a shared function.
+// through the runtime, a cost paid on every row of a bulk insert. Only the count, taken from
+// the types alone, goes through a shared function.
 
 extension Statement {
     /// The binder of the parameter after `index`, which it advances.

@@ -51,7 +51,7 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
     @discardableResult
     public func upgradeFormat(progress: ((Double) -> Void)? = nil) throws -> FormatUpgradeResult {
-        try locked { try upgradeFormatFlow(progress: progress) }
+        try announcing(failed: { .didFailToUpgradeFormat($0) }) { try upgradeFormatFlow(progress: progress) }
     }
 
     // MARK: - Flow
@@ -62,7 +62,7 @@ extension DatabaseManager {
         guard format.isUpgradeAvailable else { return .alreadyCurrent(format) }
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
-        notify(.willUpgradeFormat(format))
+        try announce(.willUpgradeFormat(format))
         let upgraded = DatabaseFileFormat.linkedDefaults(for: format)
         try replaceThroughExport(
             .upgrade, key: key, cipher: CipherOptions(), progress: progress, failed: { .didFailToUpgradeFormat($0) },

@@ -50,7 +50,6 @@ extension DatabaseManager {
         try connectionConfiguration.cipher.validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard let oldKey = cachedKey else { throw DatabaseManagerError.noCachedKey }
-        notify(.willRekey)
         let (newKey, newDerived) = keyed
         let marker = InPlaceRekeyMarker(
             previous: InPlaceRekeyMarker.checkValue(of: derivedKey?.rawKey ?? oldKey), new: InPlaceRekeyMarker.checkValue(of: newKey))

@@ -7,9 +7,10 @@ import SQLCipherKeys
 extension DatabaseManager {
     /// The flow of ``DatabaseKeySlots/rekey(progress:)``.
     func rotateDataKeyFlow(progress: ((Double) -> Void)?) throws {
-        try lockedKeySlots {
+        try lockedKeySlots(rekeying: true) {
             let (store, lock, file, _) = try openSlotFile()
             defer { lock.release() }
+            try announce(.willRekey)
             let newKey = Sodium.random(Sodium.keyLength)
             let next = try file.resealed(to: newKey)
             let sqlcipherKey = next.sqlcipherKey(newKey)
@@ -23,12 +24,13 @@ extension DatabaseManager {
 
     /// The flow of ``DatabaseKeySlots/enable(password:label:progress:)-(String,_,_)``.
     func convertToKeySlotsFlow(password passwordKey: SecretBytes, label: String, progress: ((Double) -> Void)?) throws {
-        try lockedKeySlots {
+        try lockedKeySlots(rekeying: true) {
             let db = try requireDatabase()
             let store = KeySlotStore(databasePath: db.connection.path)
             guard !store.hasCurrent, !store.hasNext, !store.databaseHasKeySlotSalt else {
                 throw KeySlotError.keySlotDatabase(path: db.connection.path)
             }
+            try announce(.willRekey)
             guard cachedKey?.isEqual(to: passwordKey) == true || opensDatabase(store.database, with: passwordKey) else {
                 throw DatabaseManagerError.incorrectPasswordOrSettings(path: db.connection.path)
             }
@@ -47,10 +49,11 @@ extension DatabaseManager {
 
     /// The flow of ``DatabaseKeySlots/disable(password:progress:)``.
     func convertToPasswordFlow(_ password: String, progress: ((Double) -> Void)?) throws {
-        try lockedKeySlots {
+        try lockedKeySlots(rekeying: true) {
             try configuration.passwordPolicy.validate(password)
             let (store, lock, file, dataKey) = try openSlotFile()
             defer { lock.release() }
+            try announce(.willRekey)
             var marker = KeySlotFile(databaseID: file.databaseID, generation: file.generation)
             marker.passwordKeyed = true
             marker.authenticate(dataKey: dataKey)

@@ -255,9 +255,14 @@ extension SecretBytes {
 
 extension DatabaseManager {
     /// ``locked(_:_:)`` (which turns a ``KeySlotError`` into ``DatabaseManagerError/keySlots(_:)``),
-    /// with a file-system failure turned into the ``DatabaseManagerError`` a user can act on.
-    func lockedKeySlots<T>(_ body: () throws -> T) throws -> T {
-        try locked {
+    /// with a file-system failure turned into the ``DatabaseManagerError`` a user can act on;
+    /// a flow that changes the key (`rekeying`) runs in ``announcing(_:failed:_:)``, its
+    /// `willRekey` delivered before the work.
+    func lockedKeySlots<T>(_ call: String = #function, rekeying: Bool = false, _ body: () throws -> T) throws -> T {
+        let run = { (flow: () throws -> T) throws -> T in
+            rekeying ? try self.announcing(call, failed: { .didFailToRekey($0) }, flow) : try self.locked(call, flow)
+        }
+        return try run {
             do {
                 return try body()
             } catch let failure as FileSystem.Failure {

@@ -23,7 +23,7 @@ extension DatabaseManager {
     /// transaction) unless `options` change the settings (then the crash-safe export,
     /// `ATTACH … KEY ?`); otherwise as ``rekey(password:options:progress:)-(String,_,_)``.
     public func rekey(key: DatabaseKey, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try locked {
+        try announcing(failed: { .didFailToRekey($0) }) {
             try refuseKeySlotRekey()
             try rekeyFlow(key: key.sqlcipherKey, options: options, progress: progress)
         }

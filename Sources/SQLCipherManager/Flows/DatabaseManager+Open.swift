@@ -219,7 +219,7 @@ extension DatabaseManager {
             defer { connection.close() }
             // Scratch until it is linked: a crash before that leaves only `-creating`, which the
             // next create removes, and FileSystem.sync flushes it once before the link; so its
-            // own commit needs no sync (issue 26: 4 of the 6 syncs create made beyond raw C).
+            // own commit needs no sync of its own (a flush that raw C's create does not make).
             try connection.executeScript("PRAGMA synchronous = OFF; PRAGMA user_version = 0")
         } catch {
             try? FileSystem.removeDatabaseFiles(staging, leavingForeign: true)

@@ -17,7 +17,7 @@ extension DatabaseManager {
     /// once the copy is installed. Each connection finds the form from the file itself. The
     /// configuration's cipher options take the new form.
     ///
-    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didFailToRekey` (the file is
+    /// Events: `willRekey` (before the work, outside the lock), then `didRekey` or `didFailToRekey` (the file is
     /// then as it was, and open again).
     ///
     /// - Returns: `false` when the file already is in that form (nothing written, no event).
@@ -27,7 +27,7 @@ extension DatabaseManager {
     ///   ``rekey(password:options:progress:)-(String,_,_)`` with new settings.
     @discardableResult
     public func convertPlaintextHeader(_ enabled: Bool, progress: ((Double) -> Void)? = nil) throws -> Bool {
-        try locked {
+        try announcing(failed: { .didFailToRekey($0) }) {
             let db = try requireDatabase()
             var cipher = connectionConfiguration.cipher
             cipher.plaintextHeader = enabled
@@ -38,7 +38,7 @@ extension DatabaseManager {
             }
             guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
             guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
-            notify(.willRekey)
+            try announce(.willRekey)
             try replaceThroughExport(
                 .rekey, key: key, cipher: cipher, progress: progress, failed: { .didFailToRekey($0) }, siblingsHear: .didRekey)
             notify(.didRekey)

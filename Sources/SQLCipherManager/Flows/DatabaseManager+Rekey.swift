@@ -43,7 +43,7 @@ extension DatabaseManager {
     /// holds the file's EXCLUSIVE lock, and a database that another program has open is refused
     /// with ``DatabaseManagerError/openElsewhere(path:processID:processName:)``, nothing changed.
     ///
-    /// Events: `willRekeyDatabase`, then `didRekeyDatabase` or `didFailToRekey`. After a
+    /// Events: `willRekey` (before the work, outside the lock), then `didRekey` or `didFailToRekey`. After a
     /// failure the database is intact, still opens with the old password, and is open again.
     /// A crash at any moment leaves a file that opens with exactly one of the old and the new
     /// password, every committed row present.
@@ -56,7 +56,7 @@ extension DatabaseManager {
     /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidOption(name:reason:)``,
     ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,
-    ///   ``DatabaseManagerError/transactionInProgress``. After `willRekeyDatabase`:
+    ///   ``DatabaseManagerError/transactionInProgress``. After `willRekey`:
     ///   ``DatabaseManagerError/busy(path:underlying:)`` (another writer kept the write lock),
     ///   ``DatabaseManagerError/permissionDenied(path:underlying:)`` (read-only file or directory),
     ///   ``DatabaseManagerError/insufficientDiskSpace(path:needed:available:)`` (the journal, WAL
@@ -64,7 +64,7 @@ extension DatabaseManager {
     ///   ``DatabaseManagerError/operationInProgress(path:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
     public func rekey(password: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try locked {
+        try announcing(failed: { .didFailToRekey($0) }) {
             try configuration.passwordPolicy.validate(password)
             try refuseKeySlotRekey()
             try rekeyFlow(key: SecretBytes(password: password), options: options, progress: progress)
@@ -78,7 +78,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
     ///   errors of ``rekey(password:options:progress:)-(String,_,_)``.
     public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try locked {
+        try announcing(failed: { .didFailToRekey($0) }) {
             try refuseKeySlotRekey()
             try rekeyFlow(key: SecretBytes(checkedRawKey: rawKey), options: options, progress: progress)
         }
@@ -87,17 +87,15 @@ extension DatabaseManager {
     // MARK: - Flow
 
     func rekeyFlow(key: SecretBytes, options: CipherOptions?, progress: ((Double) -> Void)?) throws {
-        // Only a change of settings (or of the salt) needs a new file.
-        if options == nil || options == connectionConfiguration.cipher, let path = database?.connection.path,
-            let keyed = inPlaceKey(for: key, path: path)
-        {
-            return try inPlaceRekeyFlow(key: key, keyed: keyed, progress: progress)
-        }
         let db = try requireDatabase()
         try (options ?? connectionConfiguration.cipher).validate(for: LinkedLibrary.cipherVersion(of: db.connection))
         guard !db.isInTransaction else { throw DatabaseManagerError.transactionInProgress }
         guard cachedKey != nil else { throw DatabaseManagerError.noCachedKey }
-        notify(.willRekey)
+        try announce(.willRekey)
+        // Only a change of settings (or of the salt) needs a new file.
+        if options == nil || options == connectionConfiguration.cipher, let keyed = inPlaceKey(for: key, path: db.connection.path) {
+            return try inPlaceRekeyFlow(key: key, keyed: keyed, progress: progress)
+        }
         try replaceThroughExport(
             .rekey, key: key, cipher: options, progress: progress, failed: { .didFailToRekey($0) }, siblingsHear: .didRekey)
         notify(.didRekey)

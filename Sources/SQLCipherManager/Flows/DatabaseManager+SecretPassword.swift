@@ -40,7 +40,7 @@ extension DatabaseManager {
     /// `rekey(password: String, …)` with the new password's UTF-8 bytes in
     /// ``SecretBytes``.
     public func rekey(password: SecretBytes, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try locked {
+        try announcing(failed: { .didFailToRekey($0) }) {
             let typed = password.normalizedPassword()
             try configuration.passwordPolicy.validate(typed)
             try refuseKeySlotRekey()

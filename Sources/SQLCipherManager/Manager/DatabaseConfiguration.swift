@@ -33,10 +33,10 @@ public struct DatabaseConfiguration: Sendable {
     public var observationQuietPeriod: Duration = .milliseconds(1)
     /// The journal mode set on every create and open (`PRAGMA journal_mode`), or `nil` to keep
     /// the file's own: new databases then get SQLite's rollback journal (`DELETE`). Choose
-    /// ``JournalMode/wal`` for concurrent reads (``DatabaseManager/read(_:)-4r73g``): readers and the
+    /// ``JournalMode/wal`` for concurrent reads (``DatabaseManager/readSync(_:)``): readers and the
     /// one writer never wait for each other.
     public var journalMode: JournalMode?
-    /// How many read-only connections ``DatabaseManager/read(_:)-4r73g`` may open on a WAL database
+    /// How many read-only connections ``DatabaseManager/readSync(_:)`` may open on a WAL database
     /// (each keyed with the derived key, without PBKDF2). At least 1.
     public var maximumReaderCount: Int
     /// Opt-in: when an open finds the file in an older SQLCipher format by itself (``cipher``
@@ -95,7 +95,7 @@ extension DatabaseConfiguration {
 /// SQLite's journal modes (`PRAGMA journal_mode`).
 public enum JournalMode: String, Sendable, Hashable, CaseIterable {
     /// Write-ahead log: readers and one writer run concurrently; the pool of
-    /// ``DatabaseManager/read(_:)-4r73g`` is used.
+    /// ``DatabaseManager/readSync(_:)`` is used.
     case wal = "WAL"
     /// Rollback journal, deleted after each transaction (SQLite's default).
     case delete = "DELETE"

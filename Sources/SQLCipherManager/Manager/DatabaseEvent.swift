@@ -11,7 +11,7 @@ public enum DatabaseEvent: Sendable, Equatable {
     case didCreate
     /// An existing database file was unlocked and is open.
     case didOpen
-    /// A rekey has started.
+    /// A rekey is about to start; the file still has the old key.
     case willRekey
     /// A rekey succeeded, or a sibling manager was reopened with a new key.
     case didRekey
@@ -19,7 +19,7 @@ public enum DatabaseEvent: Sendable, Equatable {
     case didFailToRekey(DatabaseManagerError)
     /// A create, open, migration or statement failed for a reason other than the password.
     case didFail(DatabaseManagerError)
-    /// The schema migrator is about to move `PRAGMA user_version`.
+    /// The schema migrator is about to move `PRAGMA user_version`; nothing is migrated yet.
     case willMigrate(from: Int, to: Int)
     /// The schema migrator moved `PRAGMA user_version`.
     case didMigrate(from: Int, to: Int)
@@ -35,7 +35,7 @@ public enum DatabaseEvent: Sendable, Equatable {
     /// SQLCipher 4); right after ``didOpen``. Settings the app named raise no event:
     /// ``DatabaseManager/formatUpgradeAvailable`` tells for any file.
     case didFindOlderFormat(DatabaseFileFormat)
-    /// A format upgrade has started, from this format.
+    /// A format upgrade from this format is about to start; the file is as it was.
     case willUpgradeFormat(DatabaseFileFormat)
     /// A format upgrade succeeded: the file is in the linked SQLCipher's format and open.
     case didUpgradeFormat(from: DatabaseFileFormat, to: DatabaseFileFormat)

@@ -23,8 +23,12 @@ extension DatabaseManager {
     ///
     /// A close, reopen or key change waits for the reads in progress, then closes their
     /// connections; later reads open new ones, with the new key.
-    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// This is the blocking form, for synchronous code; async code calls ``read(_:)``. The two
+    /// have different names because in top-level code (a `main.swift` with `await`) Swift's
+    /// overload ranking treats the context as synchronous and would pick the blocking one.
+    @available(*, noasync, message: "blocks the calling thread: use try await manager.read")
+    public func readSync<T>(_ body: (Database) throws -> T) throws -> T {
         try read(interruptible: nil, body)
     }
 
@@ -32,12 +36,13 @@ extension DatabaseManager {
     /// manager's lock: commit on return, rollback on throw. Nested in another `write` or
     /// `transaction` it is a savepoint; inside a `read` it throws
     /// ``DatabaseManagerError/reentrantCall(_:inside:)``.
-    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// The blocking form, for synchronous code; async code calls ``write(_:)``.
+    @available(*, noasync, message: "blocks the calling thread: use try await manager.write")
+    public func writeSync<T>(_ body: (Database) throws -> T) throws -> T {
         try withDatabase { try $0.transaction(.immediate, body) }
     }
 
-    /// ``read(_:)-4r73g`` from async code. The work runs on a thread of the manager's own (up to
+    /// ``readSync(_:)`` from async code. The work runs on a thread of the manager's own (up to
     /// one per reader connection), never on a thread of the cooperative pool nor a Dispatch
     /// queue. Cancelling the Task interrupts the running statement (`sqlite3_interrupt`), or
     /// takes the read out of the queue if it has not started, and throws `CancellationError`.
@@ -45,14 +50,14 @@ extension DatabaseManager {
         try await run(on: readExecutor, threads: readers.maximumReaders) { handle in try self.read(interruptible: handle, body) }
     }
 
-    /// ``write(_:)-9g417`` from async code, on the manager's own writer thread; cancellation as for
-    /// ``read(_:)-92ro0``: the transaction is rolled back.
+    /// ``writeSync(_:)`` from async code, on the manager's own writer thread; cancellation as for
+    /// ``read(_:)``: the transaction is rolled back.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await transaction(.immediate, body)
     }
 
-    /// ``transaction(_:_:)`` from async code, on the manager's own writer thread; cancellation
-    /// as for ``read(_:)-92ro0``: the transaction is rolled back.
+    /// ``transactionSync(_:_:)`` from async code, on the manager's own writer thread; cancellation
+    /// as for ``read(_:)``: the transaction is rolled back.
     public func transaction<T: Sendable>(
         _ kind: Database.TransactionKind = .deferred, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {

@@ -73,9 +73,10 @@ extension DatabaseManager {
     }
 
     /// Runs `body` in a transaction (see ``Database/transaction(_:_:)``): commit on return,
-    /// rollback on throw, savepoints when nested.
-    @available(*, noasync, message: "blocks the calling thread: use try await in an async function or a Task")
-    public func transaction<T>(
+    /// rollback on throw, savepoints when nested. The blocking form, for synchronous code; async
+    /// code calls ``transaction(_:_:)``.
+    @available(*, noasync, message: "blocks the calling thread: use try await manager.transaction")
+    public func transactionSync<T>(
         _ kind: Database.TransactionKind = .deferred, _ body: (Database) throws -> T
     ) throws -> T {
         try writer { try $0.transaction(kind, body) }
@@ -91,7 +92,7 @@ extension DatabaseManager {
         try writer { try $0.executeScript(sql) }
     }
 
-    /// Every row of a query; on a WAL database read through the reader pool (see ``read(_:)-4r73g``):
+    /// Every row of a query; on a WAL database read through the reader pool (see ``readSync(_:)``):
     /// it never waits behind a write. The same holds for `fetchOne`, `scalar`, `decodeScalar` and
     /// the decoding fetches. The writer's own connection state (a temporary table,
     /// `last_insert_rowid()`, a pragma set on it) is read inside `write { }` or `withDatabase { }`.

@@ -19,27 +19,34 @@ extension DatabaseManager {
     /// Hands the open database to a schema migrator when its `user_version` differs from the
     /// migrator's target — what the original's delegate did by hand in `didOpenDatabase`.
     ///
-    /// Fires `willMigrateSchema(from:to:)` then `didMigrateSchema(from:to:)`; on failure fires
+    /// Fires `willMigrate(from:to:)` before the migrator runs (outside the lock, see
+    /// ``DatabaseManagerDelegate``), then `didMigrate(from:to:)`; on failure fires
     /// `didFail` once and throws. A file whose version is above the target is
     /// refused untouched with ``DatabaseManagerError/schemaVersionTooNew(found:supported:)``.
     public func migrate(using migrator: any SchemaMigrator) throws {
-        try locked {
+        try announcing(failed: { .didFail($0) }) {
             let db = try requireDatabase()
             let target = migrator.targetVersion
-            do {
+            let found = try failing { () -> Int in
                 let found = try db.schemaVersion
-                guard found != target else { return }
-                guard found < target else {
-                    throw DatabaseManagerError.schemaVersionTooNew(found: found, supported: target)
-                }
-                notify(.willMigrate(from: found, to: target))
-                try runMigrator(migrator, on: db, from: found)
-                notify(.didMigrate(from: found, to: target))
-            } catch {
-                let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
-                notify(.didFail(error))
-                throw error
+                guard found <= target else { throw DatabaseManagerError.schemaVersionTooNew(found: found, supported: target) }
+                return found
             }
+            guard found != target else { return }
+            try announce(.willMigrate(from: found, to: target))
+            try failing { try runMigrator(migrator, on: db, from: found) }
+            notify(.didMigrate(from: found, to: target))
+        }
+    }
+
+    /// Runs `body`; a failure is raised as `didFail` and thrown.
+    private func failing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
+            notify(.didFail(error))
+            throw error
         }
     }
 

@@ -42,8 +42,8 @@ import SQLCipherQuery
 ///
 /// ### Queries
 /// - ``withDatabase(_:)``
-/// - ``transaction(_:_:)-8f2il``
-/// - ``transaction(_:_:)-51u7e``
+/// - ``transactionSync(_:_:)``
+/// - ``transaction(_:_:)``
 /// - ``execute(_:_:)-(_,Value)``
 /// - ``fetchAll(_:_:)``
 /// - ``fetchAll(_:_:_:)``
@@ -122,6 +122,8 @@ public final class DatabaseManager: @unchecked Sendable {
     /// Events raised under the lock, each with the manager whose delegate hears it (a sibling's
     /// too), delivered once the lock is released (``notify(_:)``).
     var pendingEvents: [(DatabaseManager, DatabaseEvent)] = []
+    /// Where the running flow stands with its `will…` event (``announcing(_:failed:_:)``).
+    var announcement: Announcement?
     /// The streams of ``events()``.
     let eventStreams = EventStreams()
     /// The running ``observe(_:)`` observations.

@@ -9,9 +9,13 @@ import SQLCipherCore
 /// Methods are called synchronously on the thread that ran the flow, once the flow has released
 /// the manager's lock, never under it: a delegate may call any member of the manager — read
 /// ``DatabaseManager/schemaVersion``, run a query, hand off to a migrator — or wait for another
-/// thread that does, without deadlock. An event raised inside a flow is delivered when the flow
-/// returns, so a `will…` event tells what has started, not a moment before it. Each event fires
-/// exactly once per flow, in this order:
+/// thread that does, without deadlock. A `will…` event of ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``
+/// (and the other key changes), ``DatabaseManager/migrate(using:)`` and
+/// ``DatabaseManager/upgradeFormat(progress:)`` arrives before the work starts, with the lock
+/// released: the file is still as it was, and the delegate can show progress or read the
+/// manager. The other events, and the `will…` events of the steps an open or create runs
+/// itself (the migration, the format upgrade on open), are delivered when that flow returns.
+/// Each event fires exactly once per flow, in this order:
 ///
 /// - create: `didCreate` → (`willMigrate` → `didMigrate`)
 /// - open: `didOpen` → (`didFindOlderFormat` → (`willUpgradeFormat` → `didUpgradeFormat` or
@@ -27,7 +31,8 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     func databaseManagerDidCreate(_ manager: DatabaseManager)
     /// An existing database file was unlocked and is open (the original's `didOpenDatabase`).
     func databaseManagerDidOpen(_ manager: DatabaseManager)
-    /// A rekey has started (the original's `sqlCipherManagerWillRekeyDatabase`).
+    /// A rekey is about to start; the file still has the old key (the original's
+    /// `sqlCipherManagerWillRekeyDatabase`).
     func databaseManagerWillRekey(_ manager: DatabaseManager)
     /// A rekey succeeded (the original's `sqlCipherManagerDidRekeyDatabase`, which was sent on failure too).
     func databaseManagerDidRekey(_ manager: DatabaseManager)
@@ -36,7 +41,8 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     /// A create, open or migration failed for a reason other than the password (`didEncounterDatabaseError`,
     /// which the original declared but never sent).
     func databaseManager(_ manager: DatabaseManager, didFail error: DatabaseManagerError)
-    /// The schema migrator is about to move the schema (`PRAGMA user_version`) from one version to another.
+    /// The schema migrator is about to move the schema (`PRAGMA user_version`) from one version to
+    /// another; nothing is migrated yet.
     func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int)
     /// The schema migrator moved the schema from one version to another.
     func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int)
@@ -50,7 +56,7 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     /// without the app naming its settings (a SQLCipher 3 file on SQLCipher 4):
     /// ``DatabaseManager/upgradeFormat(progress:)`` converts it. Not in the original.
     func databaseManager(_ manager: DatabaseManager, didFindOlderFormat format: DatabaseFileFormat)
-    /// A format upgrade has started (``DatabaseManager/upgradeFormat(progress:)``).
+    /// A format upgrade is about to start (``DatabaseManager/upgradeFormat(progress:)``); the file is as it was.
     func databaseManager(_ manager: DatabaseManager, willUpgradeFormatFrom format: DatabaseFileFormat)
     /// A format upgrade succeeded: the file is in the linked SQLCipher's format, and open.
     func databaseManager(_ manager: DatabaseManager, didUpgradeFormatFrom oldFormat: DatabaseFileFormat, to newFormat: DatabaseFileFormat)

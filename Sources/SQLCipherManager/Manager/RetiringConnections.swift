@@ -4,7 +4,7 @@ import SQLCipherCore
 // MARK: - The connections a reopen replaces
 
 /// The writer and idle readers that ``DatabaseManager/reopen()`` replaces, kept open until the
-/// new writer is connected (issue 26).
+/// new writer is connected.
 ///
 /// On WAL, closing the last connection checkpoints and deletes the `-wal` and `-shm`, and the
 /// new connection makes them again (the `-shm` truncated, extended by eight writes and mapped);

@@ -3,7 +3,7 @@ import SQLCipherCore
 
 /// The check before every open that a `-journal` or `-wal` beside the database is safe to
 /// replay: opening never changes a file before the key is proven, and never replays a sidecar
-/// that does not belong (issue 16, items 3 and 4).
+/// that does not belong.
 ///
 /// SQLite plays back a hot `-journal` on the first read and recovers a `-wal` into its index on
 /// the first read, whatever key the connection holds: the journal's pages are written raw into

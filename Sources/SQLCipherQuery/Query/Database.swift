@@ -2,7 +2,7 @@
 import SQLCipherCore
 
 /// A handle on the open database, valid only inside the closure that receives it
-/// (``DatabaseManager/withDatabase(_:)``, ``DatabaseManager/transaction(_:_:)-8f2il``, a
+/// (``DatabaseManager/withDatabase(_:)``, ``DatabaseManager/transactionSync(_:_:)``, a
 /// ``SchemaMigrator``). Do not keep it or pass it to another thread.
 ///
 /// Statements are prepared once and cached (`sqlite3_prepare_v2`), arguments are bound

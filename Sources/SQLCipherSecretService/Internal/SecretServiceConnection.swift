@@ -1,6 +1,7 @@
 import CLibSecret
 import Foundation
-import SQLCipherManager
+import SQLCipherCore
+import SQLCipherKeys
 
 // MARK: - SecretServiceConnection
 

@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The page cache an export uses so that each page is decrypted once (issue 5).
+/// The page cache an export uses so that each page is decrypted once.
 @Suite struct ExportCacheTests {
     @Test func theScanCacheFollowsTheFileSizeWithinBounds() throws {
         let dir = TemporaryDirectory()
@@ -36,7 +36,7 @@ import Testing
         let manager = dir.manager()
         try manager.create(password: "secret")
         try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<500 { try db.execute("INSERT INTO t(v) VALUES (?)", String(repeating: "x", count: index % 300)) }
         }
         try manager.execute("PRAGMA cache_size = -1234")

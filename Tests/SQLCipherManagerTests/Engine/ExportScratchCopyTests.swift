@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The copy an export writes is scratch until it is installed (issue 12): SQLite keeps its
+/// The copy an export writes is scratch until it is installed: SQLite keeps its
 /// rollback journal in memory and does not flush it at the commit; the engine flushes it once,
 /// while it verifies it. A kill while the copy is being written leaves no `-journal` beside it,
 /// and recovery gives back the old file untouched.

@@ -76,7 +76,7 @@ import Testing
         // A plain open reads only the schema; the damaged page fails when read.
         let manager = dir.manager()
         try manager.open(password: "secret")
-        // It is said like at open (issue 16): corrupt, with the path and SQLite's error kept.
+        // It is said like at open: corrupt, with the path and SQLite's error kept.
         let error = try #require(thrownError { _ = try manager.fetchAll("SELECT * FROM item") } as? DatabaseManagerError)
         guard case .corrupt(_, let underlying) = error else { throw TestFailure() }
         #expect(underlying?.code == .corrupt)
@@ -103,7 +103,7 @@ import Testing
         let writer = dir.manager { $0.journalMode = .wal }
         try writer.create(password: "secret")
         try writer.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
-        try writer.transaction { db in
+        try writer.transactionSync { db in
             for index in 0..<(500 * page / 1024) { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
         }
         writer.close()
@@ -114,7 +114,7 @@ import Testing
         let manager = dir.manager { $0.journalMode = .wal }
         try manager.open(password: "secret")
         #expect(thrownCase { _ = try manager.fetchAll("SELECT * FROM item") } == "corrupt")
-        #expect(thrownCase { _ = try manager.read { try $0.fetchAll("SELECT * FROM item") } } == "corrupt")
+        #expect(thrownCase { _ = try manager.readSync { try $0.fetchAll("SELECT * FROM item") } } == "corrupt")
         #expect(thrownCase { try manager.execute("UPDATE item SET name = name || 'x'") } == "corrupt")
         #expect(manager.isOpen)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM sqlite_master") == 1)

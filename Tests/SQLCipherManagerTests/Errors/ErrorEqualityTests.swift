@@ -170,7 +170,7 @@ import Testing
             var id: Int64?
             var name: String
         }
-        let record = thrownError { try manager.write { try $0.update(Item(id: 99, name: Self.secret)) } }
+        let record = thrownError { try manager.writeSync { try $0.update(Item(id: 99, name: Self.secret)) } }
         #expect(record as? RecordError == .notFound(table: "item"))
         manager.close()
 

@@ -45,7 +45,7 @@ import Testing
         let manager = dir.manager()
         try manager.create(password: "secret")
         let filler = String(repeating: "x", count: 200)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)")
             try db.execute("CREATE TABLE u(id INTEGER PRIMARY KEY, v TEXT)")
             // About 70 pages of u's own, whatever the page size.

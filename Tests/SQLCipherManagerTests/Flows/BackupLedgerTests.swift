@@ -37,7 +37,7 @@ struct BackupLedgerTests {
         let manager = dir.manager()
         try manager.create(password: "old-secret")
         if wal { try manager.execute("PRAGMA journal_mode = WAL") }
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             try db.executeScript("CREATE TABLE ledger(id INTEGER PRIMARY KEY, payload BLOB); CREATE TABLE total(n INTEGER)")
             try db.execute(
                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
@@ -54,7 +54,7 @@ struct BackupLedgerTests {
             var next = initialRows + 1
             while !ledger.isStopped {
                 do {
-                    try manager.write { db in
+                    try manager.writeSync { db in
                         try db.execute("INSERT INTO ledger(id, payload) VALUES (?, randomblob(100))", next)
                         try db.execute("UPDATE total SET n = n + 1")
                     }

@@ -102,7 +102,7 @@ struct BackupTests {
         #expect(thrownCase { try manager.backup(to: dir.file("blank.db"), key: .password("  ")) } == "invalidPassword")
         #expect(
             thrownCase {
-                try manager.transaction { _ in try manager.backup(to: dir.file("inside.db")) }
+                try manager.transactionSync { _ in try manager.backup(to: dir.file("inside.db")) }
             } == "reentrantCall")
         #expect(FileSnapshot(dir.url) == snapshot)
         manager.close()

@@ -63,7 +63,7 @@ struct DecryptTests {
         #expect(thrownCase { try manager.decrypt(to: dir.file("taken.db")) } == "fileAlreadyExists")
         #expect(thrownCase { try manager.decrypt(to: dir.file("no/such/directory.db")) } == "parentDirectoryMissing")
         // Inside the manager's own transaction closure: refused before anything is looked at.
-        #expect(thrownCase { try manager.transaction { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "reentrantCall")
+        #expect(thrownCase { try manager.transactionSync { _ in try manager.decrypt(to: dir.file("plain.db")) } } == "reentrantCall")
         try manager.execute("BEGIN")
         #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.decrypt(to: dir.file("plain.db")) }
         try manager.execute("ROLLBACK")

@@ -36,7 +36,7 @@ struct FormatUpgradeTests {
         #expect(try legacyContents(manager) == expected)
         // Every later connection uses the settings found, keyed with the key derived once.
         #expect(try derivations { try manager.reopen() } == 0)
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 3)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 3)
         let result = try manager.upgradeFormat()
         guard LegacyFile.isV4 else {
             #expect(result == .alreadyCurrent(format))

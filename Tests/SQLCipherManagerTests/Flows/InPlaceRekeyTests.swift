@@ -50,7 +50,7 @@ struct InPlaceRekeyTests {
             DispatchQueue.global().async(group: group) {
                 while stop.value == 0 {
                     do {
-                        let count = try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM book") }
+                        let count = try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM book") }
                         if count == 200 { reads.add() } else { failures.add() }
                     } catch {
                         failures.add()

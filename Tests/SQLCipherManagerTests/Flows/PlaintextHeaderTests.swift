@@ -29,7 +29,7 @@ struct PlaintextHeaderTests {
     }
 
     static func rows(_ manager: DatabaseManager) throws -> [String] {
-        try manager.read { try $0.fetchAll("SELECT name FROM item ORDER BY id").map { $0.text(0) ?? "" } }
+        try manager.readSync { try $0.fetchAll("SELECT name FROM item ORDER BY id").map { $0.text(0) ?? "" } }
     }
 
     static func saltFile(_ url: URL) -> String { url.path + ".scm-salt" }
@@ -49,7 +49,7 @@ struct PlaintextHeaderTests {
         #expect(Array(Fixture.bytes(url).prefix(16)) == Self.magic)
         #expect(Fixture.bytes(url).range(of: Data("row-1".utf8)) == nil)
         let salt = try Self.storedSalt(url)
-        let reported = try manager.read { try $0.scalar(String.self, "PRAGMA cipher_salt") }
+        let reported = try manager.readSync { try $0.scalar(String.self, "PRAGMA cipher_salt") }
         #expect(reported?.lowercased() == salt.map { String(format: "%02x", $0) }.joined())
         #expect(DatabaseFile(path: url.path).kind() == .encryptedOrNotADatabase)
         manager.close()
@@ -132,7 +132,7 @@ struct PlaintextHeaderTests {
         let reopened = dir.manager()
         try reopened.open(password: "secret")
         #expect(try Self.rows(reopened) == expected + ["after"])
-        #expect(try reopened.read { try $0.scalar(String.self, "PRAGMA journal_mode") } == mode.rawValue.lowercased())
+        #expect(try reopened.readSync { try $0.scalar(String.self, "PRAGMA journal_mode") } == mode.rawValue.lowercased())
         #expect(try reopened.convertPlaintextHeader(false))
         #expect(Array(Fixture.bytes(url).prefix(16)) == salt)
         #expect(!FileManager.default.fileExists(atPath: Self.saltFile(url)))
@@ -222,7 +222,7 @@ extension PlaintextHeaderTests {
         #expect(!FileManager.default.fileExists(atPath: Self.saltFile(source)) || inPlace)
         let manager = DatabaseManager(url: target)
         try manager.open(rawKey: Data(repeating: 7, count: 32))
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 5)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 5)
         manager.close()
     }
 

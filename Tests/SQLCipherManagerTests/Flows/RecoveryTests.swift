@@ -272,7 +272,7 @@ struct WALCrashOpenTests {
         let writer = dir.manager("live.db")
         try writer.open(password: "old-secret")
         try writer.executeScript("PRAGMA wal_autocheckpoint = 0")
-        try writer.transaction { db in
+        try writer.transactionSync { db in
             for index in 0..<3000 { try db.execute("INSERT INTO tag(name, weight) VALUES (?, 1)", "grown-\(index)") }
         }
         // The state a kill -9 leaves: the main file without the new pages, the -wal with them.

@@ -171,7 +171,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(dir.url)
 
         // Inside the manager's own transaction closure: refused before anything is looked at.
-        #expect(thrownCase { try manager.transaction { _ in try manager.rekey(password: "new-secret") } } == "reentrantCall")
+        #expect(thrownCase { try manager.transactionSync { _ in try manager.rekey(password: "new-secret") } } == "reentrantCall")
         try manager.execute("BEGIN")
         #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.rekey(password: "new-secret") }
         try manager.execute("ROLLBACK")

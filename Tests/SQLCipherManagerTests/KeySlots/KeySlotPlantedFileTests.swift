@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-@Suite("Key slots: a planted slot file costs bounded work, never blocks, and debris does not lock out (issue 23)")
+@Suite("Key slots: a planted slot file costs bounded work, never blocks, and debris does not lock out")
 struct KeySlotPlantedFileTests {
     /// The database's slot file with `count` copies of its first slot appended (new ids) at `cost`,
     /// checksum recomputed: what someone with write access to the directory can plant.

@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-@Suite("Key slots: what change-password, remove and rotate revoke (issue 23, class 1)")
+@Suite("Key slots: what change-password, remove and rotate revoke")
 struct KeySlotRevocationTests {
     /// Everything an attacker who kept `oldSlots` and knows `oldPassword` can recover from the
     /// current slot file: the data keys its slots give to the old file's slot secret keys,

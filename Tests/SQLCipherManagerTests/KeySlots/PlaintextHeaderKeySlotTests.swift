@@ -31,7 +31,7 @@ struct PlaintextHeaderKeySlotTests {
         try keys.storeKey(key, identifier: "vault")
         _ = try manager.keySlots.add(key: key, label: "file key store")
         try manager.keySlots.rekey()
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 2)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 2)
         #expect(try HeaderSaltFile.read(for: dir.file().path) == salt)
         #expect(Array(Fixture.bytes(dir.file()).prefix(16)) == PlaintextHeaderTests.magic)
         manager.close()
@@ -65,7 +65,7 @@ struct PlaintextHeaderKeySlotTests {
         #expect(Array(Fixture.bytes(dir.file()).prefix(16)) == PlaintextHeaderTests.magic)
         let next = dir.manager { $0.cipher.plaintextHeader = true }
         #expect(try next.openOrCreate(keyStore: keys, identifier: "db") == .openedExisting)
-        #expect(try next.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 1)
+        #expect(try next.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 1)
         next.close()
     }
 }
@@ -95,7 +95,7 @@ extension PlaintextHeaderKeySlotTests {
             !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
         }
         #expect(files.sorted() == ["test.db", "test.db.scm-salt"], "\(files)")
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 0)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 0)
         manager.close()
     }
 }

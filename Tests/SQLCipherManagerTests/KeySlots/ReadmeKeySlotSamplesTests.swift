@@ -8,8 +8,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The README's "Key slots" sample, compiled and run here; the test fails when the README's
-/// code block and this body differ.
+/// The "Key slots" sample of the KeysAndKeySlots article, compiled and run here; the test fails
+/// when the article's code block and this body differ.
 @Suite("README: Key slots")
 struct ReadmeKeySlotSamplesTests {
     @Test func theSampleRunsAndMatchesTheREADME() throws {
@@ -17,9 +17,10 @@ struct ReadmeKeySlotSamplesTests {
         try keySlotSample(directory: dir.url)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: root.appendingPathComponent("Sources/SQLCipherManager/SQLCipherManager.docc/KeysAndKeySlots.md"), encoding: .utf8)
         for sample in try ReadmeKeySamplesTests.samples() {
-            #expect(readme.contains(sample), "README lacks:\n\(sample)")
+            #expect(readme.contains(sample), "the KeysAndKeySlots article lacks:\n\(sample)")
         }
     }
 

@@ -8,8 +8,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The README's "Where the key lives" samples, compiled and run here; the test fails when the
-/// README's code blocks and these bodies differ.
+/// The "Where the key lives" samples of the KeysAndKeySlots article, compiled and run here; the
+/// test fails when the article's code blocks and these bodies differ.
 @Suite("README: Where the key lives")
 struct ReadmeKeySamplesTests {
     @Test func theSamplesRunAndMatchTheREADME() throws {
@@ -25,9 +25,10 @@ struct ReadmeKeySamplesTests {
 
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: root.appendingPathComponent("Sources/SQLCipherManager/SQLCipherManager.docc/KeysAndKeySlots.md"), encoding: .utf8)
         for sample in try Self.samples() {
-            #expect(readme.contains(sample), "README lacks:\n\(sample)")
+            #expect(readme.contains(sample), "the KeysAndKeySlots article lacks:\n\(sample)")
         }
     }
 

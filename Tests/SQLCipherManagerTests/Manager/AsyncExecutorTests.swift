@@ -19,7 +19,7 @@ struct AsyncExecutorTests {
             $0.maximumReaderCount = readers
         }
         try manager.create(password: "secret")
-        try manager.write { try $0.execute("CREATE TABLE t(x INTEGER)") }
+        try manager.writeSync { try $0.execute("CREATE TABLE t(x INTEGER)") }
         return manager
     }
 

@@ -18,7 +18,7 @@ import Testing
         let manager = DatabaseManager(url: dir.file(), configuration: DatabaseConfiguration(cipher: .largePages))
         try manager.create(password: Self.password)
         try manager.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for id in 1...300 { try db.execute("INSERT INTO t VALUES (?, ?)", id, "row \(id) " + String(repeating: "z", count: id % 90)) }
         }
         #expect(try manager.scalar(Int.self, "PRAGMA page_size") == 4096)

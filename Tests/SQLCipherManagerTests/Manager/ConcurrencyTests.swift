@@ -24,7 +24,7 @@ import Testing
                     switch n % 4 {
                     case 0: try manager.execute("INSERT INTO c(thread, n) VALUES (?, ?)", thread, n)
                     case 1:
-                        try manager.transaction { db in
+                        try manager.transactionSync { db in
                             try db.execute("INSERT INTO c(thread, n) VALUES (?, ?)", thread, n)
                             _ = try db.scalar(Int.self, "SELECT count(*) FROM c WHERE thread = ?", thread)
                         }

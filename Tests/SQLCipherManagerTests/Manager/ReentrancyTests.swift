@@ -42,7 +42,7 @@ struct ReentrancyTests {
         Call(name: "fetchAll(Decodable)", inRead: .works, inWrite: .works) { m, _ in _ = try m.fetchAll(Row.self, "SELECT x FROM t") },
         Call(name: "fetchOne(Decodable)", inRead: .works, inWrite: .works) { m, _ in _ = try m.fetchOne(Row.self, "SELECT x FROM t") },
         Call(name: "schemaVersion", inRead: .works, inWrite: .works) { m, _ in _ = try m.schemaVersion },
-        Call(name: "read (nested)", inRead: .works, inWrite: .works) { m, _ in _ = try m.read { try $0.scalar(Int.self, "SELECT 1") } },
+        Call(name: "read (nested)", inRead: .works, inWrite: .works) { m, _ in _ = try m.readSync { try $0.scalar(Int.self, "SELECT 1") } },
         Call(name: "state getters", inRead: .works, inWrite: .works) { m, _ in
             _ = (m.isOpen, m.hasCachedKey, m.configuration, m.databaseURL, m.databaseExists, m.delegate == nil)
         },
@@ -51,8 +51,9 @@ struct ReentrancyTests {
             try m.execute("INSERT INTO t VALUES (:x)", arguments: ["x": 6])
         },
         Call(name: "executeScript", inRead: .refused, inWrite: .works) { m, _ in try m.executeScript("INSERT INTO t VALUES (7);") },
-        Call(name: "write", inRead: .refused, inWrite: .works) { m, _ in try m.write { try $0.execute("INSERT INTO t VALUES (8)") } },
-        Call(name: "transaction", inRead: .refused, inWrite: .works) { m, _ in try m.transaction { _ = try $0.scalar(Int.self, "SELECT 1") }
+        Call(name: "write", inRead: .refused, inWrite: .works) { m, _ in try m.writeSync { try $0.execute("INSERT INTO t VALUES (8)") } },
+        Call(name: "transaction", inRead: .refused, inWrite: .works) { m, _ in
+            try m.transactionSync { _ = try $0.scalar(Int.self, "SELECT 1") }
         },
         Call(name: "withDatabase", inRead: .refused, inWrite: .works) { m, _ in
             try m.withDatabase { _ = try $0.scalar(Int.self, "SELECT 1") }
@@ -81,9 +82,9 @@ struct ReentrancyTests {
             let inner: @Sendable (Database) -> Result<Void, any Error> = { _ in Result { try call.body(manager, dir) } }
             do {
                 switch kind {
-                case .read: return try manager.read(inner)
-                case .write: return try manager.write(inner)
-                case .transaction: return try manager.transaction(.immediate, inner)
+                case .read: return try manager.readSync(inner)
+                case .write: return try manager.writeSync(inner)
+                case .transaction: return try manager.transactionSync(.immediate, inner)
                 case .withDatabase: return try manager.withDatabase(inner)
                 case .asyncRead: return try Self.blocking { try await asyncRead(manager, inner) }
                 case .asyncWrite: return try Self.blocking { try await asyncWrite(manager, inner) }
@@ -165,13 +166,13 @@ struct ReentrancyTests {
         let manager = dir.manager { $0.journalMode = .wal }
         try manager.create(password: "secret")
         try manager.execute("CREATE TABLE t(x INTEGER)")
-        let seen = try manager.write { db -> Int? in
+        let seen = try manager.writeSync { db -> Int? in
             try db.execute("INSERT INTO t VALUES (1)")
             return try manager.scalar(Int.self, "SELECT count(*) FROM t")
         }
         #expect(seen == 1)
         let open = Deadline.run(seconds: 15) { () -> Bool? in
-            try? manager.read { _ -> Bool in
+            try? manager.readSync { _ -> Bool in
                 manager.close()
                 return manager.isOpen
             }

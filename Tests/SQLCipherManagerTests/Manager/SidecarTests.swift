@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Issue 16, items 3 and 4: a failed open changes nothing on disk, and a `-journal` or `-wal`
+/// A failed open changes nothing on disk, and a `-journal` or `-wal`
 /// that does not belong to the database is refused instead of being written into it.
 @Suite("Sidecars: failed opens change nothing, foreign -journal / -wal refused", .ownThread)
 struct SidecarTests {

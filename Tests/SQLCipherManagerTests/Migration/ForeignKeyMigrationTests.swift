@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Migration steps run with foreign keys off and `PRAGMA foreign_key_check` before commit
-/// (issue 22, item 1): a table rebuild no longer cascades into its children.
+/// Migration steps run with foreign keys off and `PRAGMA foreign_key_check` before commit:
+/// a table rebuild never cascades into its children.
 @Suite struct ForeignKeyMigrationTests {
     /// v1: `note` and `tag(note_id REFERENCES note(id) ON DELETE CASCADE)`.
     private static func v1(_ migrator: inout VersionedSchemaMigrator) {

@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// `Database.rebuildTable`: SQLite's 12-step table rebuild for the column changes
-/// `ALTER TABLE` lacks before 3.25 / 3.35 (issue 22, item 1).
+/// `ALTER TABLE` lacks before 3.25 / 3.35.
 @Suite struct RebuildTableTests {
     private static let schema = """
         CREATE TABLE note(
@@ -204,7 +204,7 @@ import Testing
     @Test func aRebuildInsideATransactionWithForeignKeysOnIsRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try database(in: dir)
-        let outcome = Result { try manager.transaction { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
+        let outcome = Result { try manager.transactionSync { db in try db.rebuildTable("note") { $0.dropColumn("obsolete") } } }
         guard case .failure(let error) = outcome else { return #expect(Bool(false)) }
         #expect(error as? MigrationError == .insideTransaction(operation: "rebuild of table note"))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 3)

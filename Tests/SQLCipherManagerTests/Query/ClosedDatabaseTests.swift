@@ -98,7 +98,7 @@ import Testing
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            try manager.transaction { db in
+            try manager.transactionSync { db in
                 try db.execute("INSERT INTO t VALUES (1)")
                 manager.close()
                 throw Stop()

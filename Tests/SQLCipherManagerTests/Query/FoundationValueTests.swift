@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Date`, `UUID`, `URL`, `Decimal` and `Data` as statement arguments and column values
-/// (issue 22, item 2), checked against SQLite's own date functions.
+/// `Date`, `UUID`, `URL`, `Decimal` and `Data` as statement arguments and column values,
+/// checked against SQLite's own date functions.
 @Suite struct FoundationValueTests {
     /// A database with one table `t(v)` in `dir` (which the test keeps alive).
     private func database(in dir: TemporaryDirectory) throws -> DatabaseManager {

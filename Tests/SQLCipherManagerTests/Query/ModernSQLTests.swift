@@ -58,17 +58,17 @@ import Testing
         try manager.execute(Self.strictTable)
         let added = Date(timeIntervalSince1970: 1_700_000_000.25)
         var item = Part(id: nil, name: "bolt", quantity: 12, price: 0.5, token: UUID(), added: added, tags: ["m4", "steel"])
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             item.id = try db.insert(item)
             item.quantity = 11
             try db.save(item)
         }
-        #expect(try manager.read { try $0.fetch(Part.self, id: item.id!) } == item)
+        #expect(try manager.readSync { try $0.fetch(Part.self, id: item.id!) } == item)
         let types = ["id", "name", "quantity", "price", "token", "added", "tags"].map { "typeof(\($0))" }.joined(separator: " || ' ' || ")
         #expect(try manager.scalar(String.self, "SELECT \(types) FROM part") == "integer text integer real blob text text")
         // STRICT refuses a value of another type: typed, and nothing written.
         let wrong = WrongPart(name: "nut", quantity: "many", price: 1, token: UUID(), added: added, tags: [])
-        let error = try #require(throws: SQLiteError.self) { try manager.write { try $0.insert(wrong) } }
+        let error = try #require(throws: SQLiteError.self) { try manager.writeSync { try $0.insert(wrong) } }
         #expect(error.code == .constraint)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM part") == 1)
     }
@@ -89,7 +89,7 @@ import Testing
         let manager = dir.manager()
         try manager.create(password: "secret")
         try manager.execute("CREATE TABLE doc(id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
-        let id = try manager.write { try $0.insert(Doc(id: nil, body: .init(title: "Hello", tags: ["a", "b"], weight: 7))) }
+        let id = try manager.writeSync { try $0.insert(Doc(id: nil, body: .init(title: "Hello", tags: ["a", "b"], weight: 7))) }
         if SQLiteLibrary.has(.jsonFunctions) {
             #expect(try manager.scalar(String.self, "SELECT json_extract(body, '$.tags[1]') FROM doc WHERE id = ?", id) == "b")
             #expect(try manager.scalar(Int.self, "SELECT json_extract(body, '$.weight') FROM doc") == 7)
@@ -126,7 +126,7 @@ import Testing
             return try expectMissing("no such module: fts5", manager) { try manager.execute(create) }
         }
         try manager.execute(create)
-        let ids = try manager.write { db throws in
+        let ids = try manager.writeSync { db throws in
             [
                 try db.insert(Page(title: "greeting", body: "hello encrypted world"), into: "page"),
                 try db.insert(Page(title: "other", body: "nothing to see"), into: "page"),
@@ -155,7 +155,7 @@ import Testing
         let manager = dir.manager()
         try manager.create(password: "secret")
         let sample = {
-            try manager.write { db throws -> String? in
+            try manager.writeSync { db throws -> String? in
                 // README begin
                 try db.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tags TEXT NOT NULL) STRICT")
                 let id = try db.insert(Item(id: nil, name: "bolt", tags: ["m4", "steel"]))
@@ -175,7 +175,7 @@ import Testing
         let manager = dir.manager()
         try manager.create(password: "secret")
         let sample = {
-            try manager.write { db throws -> [String] in
+            try manager.writeSync { db throws -> [String] in
                 // README begin
                 try db.execute("CREATE VIRTUAL TABLE page USING fts5(title, body)")
                 try db.insert(Page(title: "greeting", body: "hello encrypted world"), into: "page")

@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// `Database.execute` / `fetchOne` / `scalar` / `fetchCursor` with their arguments as a
-/// parameter pack (issue 12), beside the variadic overloads that `nil` and zero-argument calls
+/// parameter pack, beside the variadic overloads that `nil` and zero-argument calls
 /// still use.
 @Suite struct PackArgumentsTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {

@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.prepare` / `PreparedStatement` and `forEachRow` / `RowView` (issue 5).
+/// `Database.prepare` / `PreparedStatement` and `forEachRow` / `RowView`.
 @Suite struct PreparedStatementTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
         try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
@@ -16,7 +16,7 @@ import Testing
     @Test func executeRunsOnceForEachCallWithItsOwnValues() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare("INSERT INTO t(id, a, b, c, d) VALUES (?, ?, ?, ?, ?)")
             #expect(insert.sql == "INSERT INTO t(id, a, b, c, d) VALUES (?, ?, ?, ?, ?)")
             for index in 1...100 {

@@ -57,7 +57,7 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
         #expect(throws: TestFailure.self) {
-            try manager.transaction { db in
+            try manager.transactionSync { db in
                 try db.execute("INSERT INTO v(i) VALUES (1)")
                 throw TestFailure()
             }
@@ -69,7 +69,7 @@ import Testing
     @Test func nestedTransactionsUseSavepoints() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             try db.execute("INSERT INTO v(i) VALUES (1)")
             try? db.transaction { inner in
                 try inner.execute("INSERT INTO v(i) VALUES (2)")

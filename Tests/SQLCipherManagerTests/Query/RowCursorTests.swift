@@ -7,13 +7,13 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.fetchCursor` / `RowCursor` (issue 12): lazy rows read in place as `RowView`s, and
+/// `Database.fetchCursor` / `RowCursor`: lazy rows read in place as `RowView`s, and
 /// every misuse stopped — a precondition with a message for a stale row or a missing column, a
 /// typed error for the cursor — rather than a read of freed or stale memory.
 @Suite struct RowCursorTests {
     fileprivate func filledManager(_ dir: TemporaryDirectory, rows: Int = 3) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for id in 1...rows {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", id, "héllo \(id)", id * 10, Double(id) / 2, Data([UInt8(id)]))
             }
@@ -30,7 +30,7 @@ import Testing
     @Test func cursorStepsRowsAndReadsTypedColumnsInPlace() throws {
         let dir = TemporaryDirectory()
         let manager = try filledManager(dir)
-        let seen = try manager.read { db in
+        let seen = try manager.readSync { db in
             let cursor = try db.fetchCursor("SELECT id, a, b, c, d FROM t WHERE id >= ? ORDER BY id", 2)
             #expect(cursor.count == 5)
             #expect(cursor.sql == "SELECT id, a, b, c, d FROM t WHERE id >= ? ORDER BY id")

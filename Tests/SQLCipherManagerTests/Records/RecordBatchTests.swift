@@ -13,11 +13,11 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         let notes = (1...50).map { Note(id: nil, title: "n\($0)", score: $0) }
-        let ids = try manager.write { try $0.insert(contentsOf: notes) }
+        let ids = try manager.writeSync { try $0.insert(contentsOf: notes) }
         #expect(ids == Array(1...50))
         let stored = try manager.fetchAll(Note.self, "SELECT * FROM note ORDER BY id")
         #expect(stored == zip(notes, ids).map { Note(id: $1, title: $0.title, score: $0.score) })
-        #expect(try manager.write { try $0.insert(contentsOf: [Note]()) }.isEmpty)
+        #expect(try manager.writeSync { try $0.insert(contentsOf: [Note]()) }.isEmpty)
     }
 
     @Test func aBatchCompilesItsStatementOnceWhateverItsSize() throws {
@@ -44,12 +44,12 @@ import Testing
         let manager = try dir.recordManager()
         struct Abort: Error {}
         #expect(throws: Abort.self) {
-            try manager.write { db in
+            try manager.writeSync { db in
                 try db.insert(contentsOf: [Note(id: 1, title: "a", score: 1)])
                 throw Abort()
             }
         }
-        try manager.write { db in
+        try manager.writeSync { db in
             try db.insert(Note(id: 1, title: "kept", score: 1))
             #expect(throws: SQLiteError.self) {
                 try db.insert(contentsOf: [Note(id: 2, title: "b", score: 2), Note(id: 1, title: "dup", score: 0)])

@@ -40,7 +40,7 @@ import Testing
             INSERT INTO membership VALUES ('red', 1, 'lead');
             """)
         let before = try snapshot(manager)
-        let error = try #require(throws: RecordError.self) { try manager.write(body) }
+        let error = try #require(throws: RecordError.self) { try manager.writeSync(body) }
         #expect(error == expected)
         // Every message says what to do; a refused write says that nothing was written.
         #expect(error.description.contains(error.description.hasPrefix("the key") ? "give a value" : "nothing was written"))
@@ -113,7 +113,7 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         try manager.execute("CREATE TABLE loose(id INTEGER PRIMARY KEY, title TEXT, score INTEGER DEFAULT 7)")
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(Sparse(id: 1, title: "a", score: 1), into: "loose")
             try db.insert(Sparse(id: 2, title: "b", score: 0), into: "loose")  // no score column: its default
         }
@@ -126,7 +126,7 @@ import Testing
         try manager.execute("INSERT INTO note VALUES (2, 'taken', 0)")
         let before = try manager.dump("note")
         let batch = (1...3).map { Note(id: Int64($0), title: "n\($0)", score: $0) }
-        let error = try #require(throws: SQLiteError.self) { try manager.write { try $0.insert(contentsOf: batch) } }
+        let error = try #require(throws: SQLiteError.self) { try manager.writeSync { try $0.insert(contentsOf: batch) } }
         #expect(error.code == .constraint)
         #expect(try manager.dump("note") == before)
     }
@@ -151,7 +151,7 @@ import Testing
             }
         }
         let error = try #require(throws: RecordError.self) {
-            try TemporaryDirectory().recordManager().write { _ = try $0.insert(Nested(id: 1), into: "note") }
+            try TemporaryDirectory().recordManager().writeSync { _ = try $0.insert(Nested(id: 1), into: "note") }
         }
         guard case .unencodable(_, let column, _) = error else { throw error }
         #expect(column == "inner")

@@ -47,7 +47,7 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         try manager.executeScript(Self.schema)
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             #expect(try db.insert(Note(id: nil, title: "a", score: 1), into: "note", primaryKey: nil, style: style) == 1)
             #expect(try db.insert(Note(id: 40, title: "b", score: 2), into: "note", primaryKey: nil, style: style) == 40)
             #expect(try db.insert(Note(id: nil, title: "c", score: 3), into: "note", primaryKey: nil, style: style) == 41)
@@ -76,7 +76,7 @@ import Testing
     func aFailedInsertThrowsTheSameErrorAndWritesNothing(style: RecordSQL.InsertStyle) throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(Note(id: 1, title: "kept", score: 1), into: "note", primaryKey: nil, style: style)
             let taken = try #require(throws: SQLiteError.self) {
                 try db.insert(Note(id: 1, title: "again", score: 2), into: "note", primaryKey: nil, style: style)

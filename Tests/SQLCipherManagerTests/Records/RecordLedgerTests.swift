@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `save` under two concurrent writers loses no update (issue 24, item 2): a ledger of every
+/// `save` under two concurrent writers loses no update: a ledger of every
 /// acknowledged save, checked against the file afterwards, in WAL and rollback-journal mode,
 /// with two connections (two managers on one file: SQLite's locks decide) and with one
 /// manager's writer shared by two threads.
@@ -138,7 +138,7 @@ import Testing
                 }
             }
             do {
-                try manager.write { db in
+                try manager.writeSync { db in
                     let total = try db.fetch(LedgerCounter.self, id: "total")?.count ?? 0
                     try db.save(LedgerCounter(id: "total", writer: writer, count: total + 1))
                 }

@@ -7,16 +7,16 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// Records written with `insert` and read back with `fetch` (issue 24, item 2): every supported
+/// Records written with `insert` and read back with `fetch`: every supported
 /// type, stored as the statement arguments store it.
 @Suite struct RecordRoundTripTests {
     @Test func everySupportedTypeRoundTripsThroughInsertAndFetch() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         let values = (1...4).map { EveryType.sample($0) }
-        let ids = try manager.write { db in try values.map { try db.insert($0) } }
+        let ids = try manager.writeSync { db in try values.map { try db.insert($0) } }
         #expect(ids == [1, 2, 3, 4])
-        try manager.read { db throws in
+        try manager.readSync { db throws in
             for (value, id) in zip(values, ids) {
                 var expected = value
                 expected.id = id
@@ -29,7 +29,7 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         let value = EveryType.sample(1)
-        let id = try manager.write { try $0.insert(value) }
+        let id = try manager.writeSync { try $0.insert(value) }
         let row = try #require(try manager.fetchOne("SELECT * FROM every WHERE id = ?", id))
         // The same values an argument of each type binds: one conversion for both.
         let columns: [(String, any DatabaseValueConvertible)] = [
@@ -56,21 +56,21 @@ import Testing
         let manager = try dir.recordManager()
         let value = EveryType.sample(6)  // even and a multiple of 3: every optional nil
         #expect(value.priority == nil && value.note == nil && value.seen == nil && value.token == nil)
-        let id = try manager.write { try $0.insert(value) }
+        let id = try manager.writeSync { try $0.insert(value) }
         let nulls = try manager.scalar(
             String.self, "SELECT typeof(priority) || typeof(note) || typeof(seen) || typeof(token) FROM every WHERE id = ?", id)
         #expect(nulls == "nullnullnullnull")
-        #expect(try manager.read { try $0.fetch(EveryType.self, id: id) }?.note == nil)
+        #expect(try manager.readSync { try $0.fetch(EveryType.self, id: id) }?.note == nil)
     }
 
     @Test func aNilIntegerPrimaryKeyIsAssignedAndTheInsertReturnsTheRowid() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
         try manager.execute("INSERT INTO note(id, title, score) VALUES (41, 'before', 0)")
-        let id = try manager.write { try $0.insert(Note(id: nil, title: "Hello", score: 3)) }
+        let id = try manager.writeSync { try $0.insert(Note(id: nil, title: "Hello", score: 3)) }
         #expect(id == 42)
         #expect(try manager.scalar(Int64.self, "SELECT id FROM note WHERE title = 'Hello'") == 42)
-        let explicit = try manager.write { try $0.insert(Note(id: 100, title: "Set", score: 1)) }
+        let explicit = try manager.writeSync { try $0.insert(Note(id: 100, title: "Set", score: 1)) }
         #expect(explicit == 100)
     }
 
@@ -88,15 +88,15 @@ import Testing
         }
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        _ = try manager.write { try $0.insert(Renamed(identifier: 7, heading: "mapped", points: 2)) }
+        _ = try manager.writeSync { try $0.insert(Renamed(identifier: 7, heading: "mapped", points: 2)) }
         #expect(try manager.dump("note") == ["INTEGER 7|TEXT mapped|INTEGER 2"])
-        #expect(try manager.read { try $0.fetch(Renamed.self, id: 7) } == Renamed(identifier: 7, heading: "mapped", points: 2))
+        #expect(try manager.readSync { try $0.fetch(Renamed.self, id: 7) } == Renamed(identifier: 7, heading: "mapped", points: 2))
     }
 
     @Test func aTableNamedPerCallServesATypeThatIsNotATableRecord() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             let id = try db.insert(PlainNote(id: nil, title: "plain", score: 1), into: "note")
             try db.update(PlainNote(id: id, title: "changed", score: 2), in: "note")
             try db.save(PlainNote(id: 9, title: "saved", score: 3), in: "note")
@@ -122,7 +122,7 @@ import Testing
             i8: -128, i16: -32768, i32: .min, u8: 255, u16: 65535, u32: .max, f: 1.5, b: true, oi8: 7, of: -2.25, ou32: 9, ob: false, os: ""
         )
         let empty = Narrow(i8: 0, i16: 0, i32: 0, u8: 0, u16: 0, u32: 0, f: 0, b: false, oi8: nil, of: nil, ou32: nil, ob: nil, os: nil)
-        #expect(try manager.write { db in try db.insert(contentsOf: [full, empty]) } == [1, 2])
+        #expect(try manager.writeSync { db in try db.insert(contentsOf: [full, empty]) } == [1, 2])
         let rows = try manager.fetchAll("SELECT * FROM narrow ORDER BY rowid")
         let stored = ["i8", "i16", "i32", "u8", "u16", "u32", "f", "b", "oi8", "of", "ou32", "ob", "os"].map { rows[0][$0] }
         #expect(

@@ -7,12 +7,12 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `update`, `save`, `delete` and `fetch` by primary key, single and composite (issue 24, item 2).
+/// `update`, `save`, `delete` and `fetch` by primary key, single and composite.
 @Suite struct RecordWriteTests {
     @Test func updateWritesEveryColumnOfTheRowWithTheKeyAndNoOther() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(Note(id: 1, title: "one", score: 1))
             try db.insert(Note(id: 2, title: "two", score: 2))
             try db.update(Note(id: 1, title: "uno", score: 10))
@@ -23,8 +23,8 @@ import Testing
     @Test func fetchByKeyFindsTheRowOrNil() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        _ = try manager.write { try $0.insert(Note(id: 5, title: "five", score: 5)) }
-        try manager.read { db throws in
+        _ = try manager.writeSync { try $0.insert(Note(id: 5, title: "five", score: 5)) }
+        try manager.readSync { db throws in
             #expect(try db.fetch(Note.self, id: 5) == Note(id: 5, title: "five", score: 5))
             #expect(try db.fetch(Note.self, id: 6) == nil)
             #expect(try db.fetch(Note.self, key: ["ID": 5])?.title == "five")  // SQLite's names ignore case
@@ -34,7 +34,7 @@ import Testing
     @Test func deleteRemovesTheRowAndSaysWhetherThereWasOne() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(contentsOf: (1...3).map { Note(id: Int64($0), title: "n\($0)", score: $0) })
             #expect(try db.delete(Note(id: 2, title: "ignored", score: 0)))
             #expect(try !db.delete(Note(id: 2, title: "n2", score: 2)))
@@ -47,7 +47,7 @@ import Testing
     @Test func aCompositePrimaryKeyNamesOneRowInEveryCall() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(Membership(team: "red", person: 1, role: "lead"))
             try db.insert(Membership(team: "red", person: 2, role: "dev"))
             try db.insert(Membership(team: "blue", person: 1, role: "dev"))
@@ -74,7 +74,7 @@ import Testing
     func saveInsertsANewKeyAndUpdatesAnExistingOne(style: RecordSQL.UpsertStyle) throws {
         let dir = TemporaryDirectory()
         let manager = try dir.recordManager()
-        try manager.write { db throws in
+        try manager.writeSync { db throws in
             try db.insert(Note(id: 1, title: "old", score: 1))
             try db.save(Note(id: 1, title: "new", score: 2), in: "note", primaryKey: ["id"], style: style)
             try db.save(Note(id: 2, title: "added", score: 3), in: "note", primaryKey: ["id"], style: style)
@@ -145,11 +145,11 @@ import Testing
             try db.save(Note(id: 1, title: "native", score: 2), in: "note", primaryKey: ["id"], style: .native)
         }
         if SQLiteLibrary.isAtLeast(3, 24) {
-            try manager.write(native)
+            try manager.writeSync(native)
             #expect(try manager.dump("note") == ["INTEGER 1|TEXT native|INTEGER 2"])
         } else {
             // 3.15.2 here: the text is right (tested above) and SQLite refuses it, so the run-time check matters.
-            let error = try #require(throws: SQLiteError.self) { try manager.write(native) }
+            let error = try #require(throws: SQLiteError.self) { try manager.writeSync(native) }
             #expect(error.code == .error)
             #expect(try manager.dump("note") == ["INTEGER 1|TEXT old|INTEGER 1"])
         }

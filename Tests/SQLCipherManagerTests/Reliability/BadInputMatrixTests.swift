@@ -84,7 +84,7 @@ enum BadInputMatrix {
         BadInput(
             name: "random bytes, whole pages", expected: "incorrectPasswordOrSettings",
             arrange: { try randomBytes(4096).write(to: $0.url) }, act: { try $0.open(secret) }),
-        // Not "plaintext, encrypt it first": the rest of the 100-byte header is not SQLite's (issue 16).
+        // Not "plaintext, encrypt it first": the rest of the 100-byte header is not SQLite's.
         BadInput(
             name: "plaintext header followed by garbage", expected: "notADatabase",
             arrange: { try (Data(DatabaseFile.plaintextHeader) + randomBytes(4080)).write(to: $0.url) },
@@ -143,7 +143,7 @@ enum BadInputMatrix {
                 try scene.makeEncrypted(rows: 500 * LinkedFormat.pageSize / 1024)
                 try scene.edit { $0[3 * LinkedFormat.pageSize + 200] ^= 0x01 }
             }, act: { try $0.open(secret) { $0.checksIntegrityOnOpen = true } }),
-        // A query's SQLITE_CORRUPT is said with the path and advice, like at open (issue 16).
+        // A query's SQLITE_CORRUPT is said with the path and advice, like at open.
         BadInput(
             name: "flipped byte inside a data page, then read", expected: "corrupt", mentions: "malformed",
             leavesManagerClosed: false,
@@ -524,7 +524,7 @@ enum BadInputMatrix {
         let rows = try manager.fetchAll("SELECT * FROM item")
         #expect(
             thrownCase {
-                try manager.transaction { db in
+                try manager.transactionSync { db in
                     try db.execute("INSERT INTO item(name) VALUES ('before the big one')")
                     try db.execute("INSERT INTO item(name) VALUES (zeroblob(400000))")
                 }

@@ -75,7 +75,7 @@ extension SharedManagerTests {
             guard found == rowsSoFar else { throw StressMismatch(expected: rowsSoFar, found: found) }
             return 0
         case 2:
-            try manager.transaction(.immediate) { db in
+            try manager.transactionSync(.immediate) { db in
                 try expectMine(db, rowsSoFar)
                 try db.execute("INSERT INTO stress(thread, step) VALUES (?, ?)", thread, step)
                 try db.execute("INSERT INTO stress(thread, step) VALUES (?, ?)", thread, -step)
@@ -89,7 +89,7 @@ extension SharedManagerTests {
         case 4:
             // Rolled back: the row must be gone afterwards.
             do {
-                try manager.transaction { db in
+                try manager.transactionSync { db in
                     try db.execute("INSERT INTO stress(thread, step) VALUES (?, ?)", thread, step)
                     try expectMine(db, rowsSoFar + 1)
                     throw RollBack()

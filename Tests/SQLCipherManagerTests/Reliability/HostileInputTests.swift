@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-// MARK: - The hostile-input table (issue 16)
+// MARK: - The hostile-input table
 
 /// Numbers that wrap in SQLCipher's 32-bit `int`, passwords that collide, and files that get
 /// the wrong diagnosis. Each case runs through ``BadInput/run()``: the typed error, a message
@@ -273,7 +273,7 @@ extension HostileInputs {
             ("execute", { try $0.execute("UPDATE item SET name = name || 'x'") }),
             ("scalar", { _ = try $0.scalar(Int.self, "SELECT sum(length(name)) FROM item") }),
             ("fetchOne", { _ = try $0.fetchOne("SELECT * FROM item ORDER BY name DESC") }),
-            ("transaction", { manager in try manager.transaction { _ = try $0.fetchAll("SELECT * FROM item") } }),
+            ("transaction", { manager in try manager.transactionSync { _ = try $0.fetchAll("SELECT * FROM item") } }),
             ("withDatabase", { manager in try manager.withDatabase { _ = try $0.fetchAll("SELECT * FROM item") } }),
         ]
         let locked: [BadInput] = [
@@ -293,7 +293,7 @@ extension HostileInputs {
                     try scene.makeEncrypted()
                     try scene.holdLock("BEGIN IMMEDIATE")
                 },
-                act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.transaction(.immediate) { _ in } }),
+                act: { try $0.open(secret) { $0.busyTimeout = .milliseconds(100) }.transactionSync(.immediate) { _ in } }),
         ]
         return flows.map { name, flow in
             BadInput(

@@ -17,7 +17,7 @@ struct ReaderPoolTests {
     private func walManager(_ dir: TemporaryDirectory, rows: Int = 10) throws -> DatabaseManager {
         let manager = dir.manager { $0.journalMode = .wal }
         try manager.create(password: "secret")
-        try manager.write { db in
+        try manager.writeSync { db in
             try db.execute("CREATE TABLE t(x INTEGER)")
             for x in 0..<rows { try db.execute("INSERT INTO t VALUES (?)", x) }
         }
@@ -33,7 +33,7 @@ struct ReaderPoolTests {
         let written = DispatchSemaphore(value: 0)
         let result = Locked<(Int, Int, Bool)?>(nil)
         let reader = Thread {
-            result.value = try? manager.read { db in
+            result.value = try? manager.readSync { db in
                 let before = try db.scalar(Int.self, "SELECT count(*) FROM t") ?? -1
                 inRead.signal()
                 // The writer must finish while this read is still open.
@@ -44,13 +44,13 @@ struct ReaderPoolTests {
         }
         reader.start()
         #expect(inRead.wait(timeout: .now() + 20) == .success)
-        try manager.write { try $0.execute("INSERT INTO t VALUES (99)") }
+        try manager.writeSync { try $0.execute("INSERT INTO t VALUES (99)") }
         written.signal()
         while result.value == nil { usleep(1000) }
         let (before, after, wroteMeanwhile) = try #require(result.value)
         #expect(wroteMeanwhile)
         #expect(before == 10 && after == 10, "the read's snapshot changed: \(before) → \(after)")
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 11)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 11)
     }
 
     @Test("a read never sees a write that has not committed")
@@ -60,7 +60,7 @@ struct ReaderPoolTests {
         let inserted = DispatchSemaphore(value: 0)
         let readDone = DispatchSemaphore(value: 0)
         let writer = Thread {
-            try? manager.write { db in
+            try? manager.writeSync { db in
                 try db.execute("INSERT INTO t VALUES (100)")
                 inserted.signal()
                 _ = readDone.wait(timeout: .now() + 20)
@@ -68,7 +68,7 @@ struct ReaderPoolTests {
         }
         writer.start()
         #expect(inserted.wait(timeout: .now() + 20) == .success)
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 10)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 10)
         readDone.signal()
     }
 
@@ -88,10 +88,10 @@ struct ReaderPoolTests {
                     do {
                         if (thread + step) % 3 == 0 {
                             let id = thread * 1000 + step
-                            try manager.write { try $0.execute("INSERT INTO t VALUES (?)", id) }
+                            try manager.writeSync { try $0.execute("INSERT INTO t VALUES (?)", id) }
                             acknowledged.mutate { $0.append(id) }
                         } else {
-                            let count = try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } ?? 0
+                            let count = try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM t") } ?? 0
                             if count < seen { problems.mutate { $0.append("count went down \(seen) → \(count)") } }
                             seen = count
                         }
@@ -103,7 +103,7 @@ struct ReaderPoolTests {
         }
         #expect(group.wait(timeout: .now() + 120) == .success)
         #expect(problems.value.isEmpty, "\(problems.value.prefix(3))")
-        let stored = Set(try manager.read { db in try db.fetchAll("SELECT x FROM t").compactMap { $0.value(0, as: Int.self) } })
+        let stored = Set(try manager.readSync { db in try db.fetchAll("SELECT x FROM t").compactMap { $0.value(0, as: Int.self) } })
         #expect(Set(acknowledged.value).isSubset(of: stored))
     }
 
@@ -115,7 +115,7 @@ struct ReaderPoolTests {
         let release = DispatchSemaphore(value: 0)
         let readResult = Locked<Int?>(nil)
         Thread {
-            readResult.value = try? manager.read { db in
+            readResult.value = try? manager.readSync { db in
                 inRead.signal()
                 _ = release.wait(timeout: .now() + 20)
                 return try db.scalar(Int.self, "SELECT count(*) FROM t")
@@ -131,7 +131,7 @@ struct ReaderPoolTests {
         release.signal()
         #expect(closed.wait(timeout: .now() + 20) == .success)
         #expect(readResult.value == 10)
-        #expect(throws: DatabaseManagerError.notOpen) { _ = try manager.read { try $0.scalar(Int.self, "SELECT 1") } }
+        #expect(throws: DatabaseManagerError.notOpen) { _ = try manager.readSync { try $0.scalar(Int.self, "SELECT 1") } }
     }
 
     @Test("rekey with a read in progress: it waits for it, then reads use the new key")
@@ -141,7 +141,7 @@ struct ReaderPoolTests {
         let inRead = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread {
-            _ = try? manager.read { db in
+            _ = try? manager.readSync { db in
                 inRead.signal()
                 _ = release.wait(timeout: .now() + 20)
                 return try db.scalar(Int.self, "SELECT count(*) FROM t")
@@ -155,7 +155,7 @@ struct ReaderPoolTests {
         release.signal()
         while rekeyed.value == nil { usleep(1000) }
         #expect(rekeyed.value == "none")
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 10)
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 10)
         manager.close()
         #expect(dir.openResult(password: "new-secret") == "none")
     }
@@ -198,7 +198,7 @@ struct ReaderPoolTests {
         let release = DispatchSemaphore(value: 0)
         // Another thread holds the writer, its transaction open with an uncommitted row.
         let writer = Thread {
-            try? manager.write { db in
+            try? manager.writeSync { db in
                 try db.execute("INSERT INTO t VALUES (100)")
                 holding.signal()
                 release.wait()
@@ -233,8 +233,8 @@ struct ReaderPoolTests {
     func rollbackModeFallsBack() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
-        try manager.write { try $0.execute("INSERT INTO t VALUES (1)") }
-        #expect(try manager.read { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 1)
+        try manager.writeSync { try $0.execute("INSERT INTO t VALUES (1)") }
+        #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM t") } == 1)
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// Texts and blobs bound without a copy (`SQLITE_STATIC`) by the one-to-eight-value `execute`
-/// calls (issue 26, Statement+Borrowed.swift): SQLite reads the caller's bytes while the
+/// calls (Statement+Borrowed.swift): SQLite reads the caller's bytes while the
 /// statement steps, so what it stores must be those bytes, row after row, once the values that
 /// lent them are gone; and the misuse checks still hold.
 @Suite struct BorrowedBindingTests {
@@ -49,7 +49,7 @@ import Testing
     @Test func borrowedValuesAreStoredAsBoundAfterTheirScope() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: Self.createSQL)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare(Self.insertSQL)
             for id in 1...200 {
                 // Each value is made, lent and dropped inside one iteration: a statement that

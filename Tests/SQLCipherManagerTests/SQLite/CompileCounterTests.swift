@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The connection's compile count (issue 12): what lets a statement's rows skip reading and
+/// The connection's compile count: what lets a statement's rows skip reading and
 /// comparing its column names while it cannot have been re-prepared.
 @Suite struct CompileCounterTests {
     @Test func aPrepareCountsAndStepsOfACachedStatementDoNot() throws {

@@ -2,7 +2,7 @@ import Foundation
 import SQLCipherManager
 import Testing
 
-/// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder` (issue 5): every built-in type
+/// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder`: every built-in type
 /// binds itself directly, a custom type keeps the `databaseValue` default or forwards, through
 /// both `PreparedStatement` and the variadic calls. Public API only.
 @Suite struct DatabaseValueBinderTests {
@@ -61,7 +61,7 @@ import Testing
     @Test func preparedStatementsBindEveryBuiltInAndCustomTypeDirectly() throws {
         let dir = TemporaryDirectory()
         let manager = try openManager(dir)
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             let insert = try db.prepare(Self.insertSQL)
             try insert.execute(
                 1, -7, Int32.min, Int64.max, true, false, 2.5, "", "a\u{0}b é 🔐", Data(), Data([0, 1, 0xff]),

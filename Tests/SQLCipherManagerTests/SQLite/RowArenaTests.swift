@@ -7,13 +7,13 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The rows of one `fetchAll` packed side by side in shared blocks (issue 12): each row still
+/// The rows of one `fetchAll` packed side by side in shared blocks: each row still
 /// reads, compares and hashes as its own, no block exceeds the limit a kept row may pin, and a
 /// large row gets a block of its own.
 @Suite struct RowArenaTests {
     private func filledManager(_ dir: TemporaryDirectory, rows: Int) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for id in 1...rows {
                 try db.execute(
                     "INSERT INTO t VALUES (?, ?, ?, ?)", id, "name \(id) " + String(repeating: "x", count: id % 40), Double(id) / 4,

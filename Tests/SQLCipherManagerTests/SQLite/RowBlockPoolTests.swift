@@ -7,13 +7,13 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The blocks of a connection's earlier `fetchAll`s, reused once no row holds them (issue 26):
+/// The blocks of a connection's earlier `fetchAll`s, reused once no row holds them:
 /// a later `fetchAll` reads its own values and names in them, a row still kept is never
 /// written over, and the connection lets them go when it closes.
 @Suite struct RowBlockPoolTests {
     private func filledManager(_ dir: TemporaryDirectory, rows: Int) throws -> DatabaseManager {
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, n INTEGER)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for id in 1...rows {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?)", id, "name \(id) \(String(repeating: "y", count: id % 50))", -id)
             }

@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Row`'s values in one block per row and the column names shared by the rows of a statement
-/// (issue 12): every value reads back as stored, and a statement re-prepared after a schema
+/// `Row`'s values in one block per row and the column names shared by the rows of a statement:
+/// every value reads back as stored, and a statement re-prepared after a schema
 /// change reports its new names.
 @Suite struct RowStorageTests {
     private let samples: [DatabaseValue] = [
@@ -46,7 +46,7 @@ import Testing
     @Test func fetchedRowsHoldWhatWasStoredAndEqualBuiltOnes() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for (index, value) in samples.enumerated() {
                 try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value])
             }
@@ -70,7 +70,7 @@ import Testing
         let edge = Statement.scratchBytes - RowStorage.bytesOffset(count: 2)
         let texts = [edge - 1, edge, edge + 1].map { DatabaseValue.text(String(repeating: "é", count: $0 / 2) + ($0 % 2 == 1 ? "x" : "")) }
         let values = samples + texts
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for (index, value) in values.enumerated() {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?)", arguments: [.integer(Int64(index)), value, .integer(Int64(index))])
             }

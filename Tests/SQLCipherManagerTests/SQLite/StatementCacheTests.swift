@@ -7,7 +7,7 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// The statement cache's last-statement fast path and the variadic binding path (issue 5).
+/// The statement cache's last-statement fast path and the variadic binding path.
 @Suite struct StatementCacheTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
         try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL)")
@@ -67,7 +67,7 @@ import Testing
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 1)
     }
 
-    /// A cached statement is reset only when it was stepped since its last reset (issue 12):
+    /// A cached statement is reset only when it was stepped since its last reset:
     /// every use still starts from the first row, and none is left holding a read.
     @Test func aStatementSteppedOnceIsResetBeforeItsNextUseAndHoldsNoRead() throws {
         let dir = TemporaryDirectory()

@@ -75,7 +75,7 @@ import Testing
         collect { try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
         try manager.open(password: "the-real-one")
         collect { try manager.rekey(password: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
-        collect { try manager.transaction { _ in try manager.rekey(password: Self.newPassword) } }
+        collect { try manager.transactionSync { _ in try manager.rekey(password: Self.newPassword) } }
         try manager.rekey(password: Self.newPassword)
         manager.close()
         collect { try manager.open(password: Self.password) }

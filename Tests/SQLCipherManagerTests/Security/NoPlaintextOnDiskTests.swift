@@ -81,7 +81,7 @@ import Testing
         let canary = Canary()
         let manager = try Self.createDatabase(in: dir)
         try manager.withDatabase { try canary.write($0, rows: 50) }
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             // A tiny page cache spills changed pages into the file before the commit.
             try db.execute("PRAGMA cache_size = 4")
             try canary.write(db)

@@ -9,8 +9,8 @@ import Testing
 @testable import SQLCipherQuery
 
 /// Someone who may write in the database's directory but has no password plants a symbolic link or
-/// a file of their own at a name the library writes (issue 23, class 2), or a huge sparse file it
-/// reads (class 5). Each is refused, typed, and left alone; nothing is written through it and
+/// a file of their own at a name the library writes, or a huge sparse file it
+/// reads. Each is refused, typed, and left alone; nothing is written through it and
 /// the database still opens as before.
 @Suite(.ownThread) struct PlantedFileTests {
     /// A file elsewhere the link points to; it must keep its bytes.

@@ -22,7 +22,7 @@ extension TemporaryDirectory {
         let manager = keySlotManager(name)
         try manager.create(password: password, keySlots: true)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
         }
         return manager

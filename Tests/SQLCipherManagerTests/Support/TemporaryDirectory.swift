@@ -73,7 +73,7 @@ enum Fixture {
         let manager = TemporaryDirectory.manager(at: url)
         try manager.create(password: password)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
-        try manager.transaction { db in
+        try manager.transactionSync { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }
         }
         manager.close()

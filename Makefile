@@ -1,5 +1,6 @@
-# The two set-up commands: `make demo` (the login program) and `make test` (every test;
-# FILTER=<regex> runs only the matching tests).
+# The two set-up commands: `make demo` (the login program) and `make test` (every test, the
+# explorations sampled; FILTER=<regex> runs only the matching tests). `make test-full` runs the
+# explorations whole, as CI does.
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
@@ -19,7 +20,7 @@ else
 SCRATCH :=
 endif
 
-.PHONY: deps build demo test docs check-outside format format-check sanitize bench bench-quick bench-grdb fuzz powerloss clean
+.PHONY: deps build demo test test-full docs check-outside format format-check sanitize bench bench-quick bench-grdb fuzz powerloss clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -34,6 +35,14 @@ demo: deps
 # ARCHITECTURE.md). The interop tests need Python's sqlcipher3 in .venv and, on the 4.x leg,
 # Debian 12's 3.4.1 shell (the other version's client, unpacked in .build/sqlcipher3 as for
 # SQLCIPHER=3); with SCM_REQUIRE_INTEROP=1 they fail (rather than skip) when a client is missing.
+# SCM_TEST_DEPTH (Tests/TestSupport/TestDepth.swift): quick samples the explorations (kill loops,
+# power-loss states, ledgers, the mutation campaign) within every flow, full runs them whole;
+# each sampled run prints its SCM_TEST_SEED, which replays it (SCM_TEST_SEED=<n> make test).
+SCM_TEST_DEPTH ?= quick
+export SCM_TEST_DEPTH
+test-full:
+	$(MAKE) test SCM_TEST_DEPTH=full
+
 test: deps
 	@python3 scripts/check-layers.py
 	@scripts/ensure-interop-venv.sh
@@ -64,7 +73,8 @@ format:
 format-check:
 	$(SWIFT) format lint --configuration .swift-format --strict --recursive --parallel $(FORMAT_PATHS)
 
-# Every test again under ThreadSanitizer and AddressSanitizer, each in its own build folder.
+# Every test again under ThreadSanitizer and AddressSanitizer, each in its own build folder, the
+# explorations whole (SCM_TEST_DEPTH=full).
 # Leak detection is off: LeakSanitizer reports Foundation's own Process/FileHandle/Pipe
 # allocations on Linux, none of them in this package. The address build links with lld (gold
 # prints hundreds of "cannot export local symbol __asan_…" warnings).
@@ -76,9 +86,9 @@ sanitize: deps
 	@scripts/ensure-interop-venv.sh
 	@[ "$(SQLCIPHER)" = 3 ] || SQLCIPHER=3 scripts/ensure-deps.sh || true
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	SCM_TEST_DEPTH=full SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) build --build-tests $(ASAN)
-	SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
+	SCM_TEST_DEPTH=full SCM_REQUIRE_INTEROP=1 SCM_LEDGER_TRIALS=$(SANITIZE_TRIALS) ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build $(ASAN)
 
 # libFuzzer over opening hostile files (Tests/SQLCipherFuzz): coverage and
 # AddressSanitizer, in its own build folder; the corpus (seeded on first run) is kept in

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// SIGINT and SIGTERM at random moments (seeded: replay with `SEED=<n>`) during each long
+/// SIGINT and SIGTERM at random moments (seeded: replay with the `SCM_TEST_SEED` printed) during each long
 /// command — encrypt, decrypt --to, rekey, settings, keys rotate. Every run ends by itself
 /// (never by a signal: no crash), and what it says agrees with what is found afterwards: exit
 /// 0 and the command's message with the change complete, or 128 + the signal and "nothing was
@@ -12,9 +12,10 @@ import Testing
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 
-    static let seed: UInt64 = ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    static var seed: UInt64 { TestDepth.seed }
     static let rows = 8_000
-    static let trials = 8
+    /// Interrupted runs per command; a quick run (``TestDepth``) sends one SIGINT and one SIGTERM.
+    static let trials = TestDepth.count(full: 8, quick: 2)
 
     /// The environment of every run: the passwords, and a `$TMPDIR` of the test's own.
     var environment: [String: String] { ["PW": password, "NEW": "new-pass-2", "TMPDIR": directory.path("tmp")] }
@@ -122,11 +123,11 @@ import Testing
                     let after = try exportKey()
                     #expect((after != before) == changed, "\(trial): data key changed: \(after != before)")
                     try expectRows("db.db", password: "PW", trial)
-                }, trials: 5))
+                }, trials: TestDepth.count(full: 5, quick: 2)))
     }
 
     /// A rekey waits on stdin for the new password with the database open: SIGINT ends it at
-    /// once (no change begun), where the handler used to wait for ever while a connection was open.
+    /// once (no change begun); the handler must not wait for the open connection to close.
     @Test(arguments: [SIGINT, SIGTERM]) func aSignalDuringAWaitForInputEndsAtOnce(signal: Int32) throws {
         try makeDatabase()
         let running = try Program.start(
@@ -149,7 +150,7 @@ import Testing
     /// signal at a random moment, SIGINT and SIGTERM in turn.
     func run(_ test: Case) throws {
         try FileManager.default.createDirectory(atPath: directory.path("tmp"), withIntermediateDirectories: true)
-        var random = SplitMix(seed: Self.seed)
+        var random = SeededGenerator(seed: Self.seed)
         try test.reset()
         let start = Date()
         let whole = try cli(test.arguments, environment: environment)
@@ -166,7 +167,7 @@ import Testing
             usleep(UInt32(delay * 1_000_000))
             kill(running.process.processIdentifier, signal)
             let result = try running.wait()
-            let label = "\(test.label), \(name) after \(Int(delay * 1000)) ms (SEED=\(Self.seed))"
+            let label = "\(test.label), \(name) after \(Int(delay * 1000)) ms (\(TestDepth.replay))"
             let changed = result.status == 0 && running.process.terminationReason == .exit
             if running.process.terminationReason == .uncaughtSignal {
                 // Only a signal that came before cipherdb installed its handler (before any work) ends it.
@@ -185,7 +186,7 @@ import Testing
             #expect(leftovers.isEmpty, "\(label): left \(leftovers)")
             try test.check(changed, label)
         }
-        print("cipherdb \(test.label): \(test.trials) signals over \(Int(duration * 1000)) ms: \(outcomes) (SEED=\(Self.seed))")
+        print("cipherdb \(test.label): \(test.trials) signals over \(Int(duration * 1000)) ms: \(outcomes) (\(TestDepth.replay))")
     }
 
     /// Temporary files beside the database or in `$TMPDIR` (the runner's output files aside).

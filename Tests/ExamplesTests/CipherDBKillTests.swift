@@ -8,8 +8,10 @@ import Testing
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 
-    static let seed: UInt64 = ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    static var seed: UInt64 { TestDepth.seed }
     static let rows = 20_000
+    /// Kills; a quick run (``TestDepth``) looks once with `info` and once with `verify`.
+    static let trials = TestDepth.count(full: 12, quick: 2)
 
     /// A plaintext `plain.db` of ``rows`` + 2 rows (made with cipherdb: create, fill, decrypt).
     func makePlaintext() throws {
@@ -30,8 +32,8 @@ import Testing
 
     @Test func killedEncryptIsRecoveredByTheNextCommand() throws {
         try makePlaintext()
-        var random = SplitMix(seed: Self.seed)
-        print("cipherdb kill -9 during encrypt: SEED=\(Self.seed)")
+        var random = SeededGenerator(seed: Self.seed)
+        TestDepth.announce("cipherdb kill -9 during encrypt", "\(Self.trials) kills")
         let environment = ["PW": "kill-pass-1"]
         let encrypt = ["encrypt", "victim.db", "--password-env", "PW"] + fast
         // How long an uninterrupted encrypt takes here: the kills fall inside it.
@@ -42,7 +44,7 @@ import Testing
         let duration = Date().timeIntervalSince(start)
         var states = ["plaintext": 0, "encrypted": 0]
         var recovered = 0
-        for trial in 0..<12 {
+        for trial in 0..<Self.trials {
             try FileManager.default.removeItem(atPath: directory.path("victim.db"))
             try FileManager.default.copyItem(atPath: directory.path("plain.db"), toPath: directory.path("victim.db"))
             let running = try Program.start("cipherdb", encrypt, in: directory.url, environment: environment)
@@ -55,7 +57,7 @@ import Testing
                 useInfo
                 ? try cli(["info", "victim.db"])
                 : try cli(["verify", "victim.db", "--password-env", "PW"] + fast, environment: environment)
-            #expect(leftovers.isEmpty, "trial \(trial): \(leftovers) left after \(look.output)")
+            #expect(leftovers.isEmpty, "\(TestDepth.replay), trial \(trial): \(leftovers) left after \(look.output)")
             if look.output.contains("rolled back the interrupted") || look.output.contains("finished the interrupted") { recovered += 1 }
             let plaintext = directory.isPlaintextSQLite("victim.db")
             states[plaintext ? "plaintext" : "encrypted", default: 0] += 1
@@ -75,20 +77,7 @@ import Testing
             }
         }
         print(
-            "cipherdb kill -9 during encrypt: 12 kills over \(Int(duration * 1000)) ms; \(states); \(recovered) recovered by the next command"
+            "cipherdb kill -9 during encrypt: \(Self.trials) kills over \(Int(duration * 1000)) ms; \(states); \(recovered) recovered by the next command"
         )
-    }
-}
-
-/// SplitMix64, so a run can be replayed with `SEED=<n>`.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -76,7 +76,7 @@ import Testing
         "header-off/delete", "header-off/wal", "header-off/wal-pending",
     ]
 
-    @Test(arguments: cells)
+    @Test(arguments: PowerLossTests.sampled(cells, label: "power-loss cells, plaintext header"))
     func crashStatesRecover(_ cell: String) throws {
         // On SQLCipher 3 the conversion is refused before any write (the test above).
         guard LinkedFormat.major >= 4 else { return }

@@ -69,7 +69,8 @@ public struct FileSnapshot: Equatable, CustomStringConvertible {
 
 // MARK: - SplitMix64
 
-/// A seeded generator (SplitMix64), so a run can be replayed with `SEED=<n>`.
+/// A seeded generator (SplitMix64), so a run can be replayed with its seed (`SEED=<n>` for
+/// `SQLCipherFuzz`, `SCM_TEST_SEED=<n>` for the mutation campaign test).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

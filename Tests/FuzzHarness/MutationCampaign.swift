@@ -4,8 +4,9 @@ import Foundation
 
 /// The deterministic mutation driver: `mutants` damaged copies of the ``Seeds``, each opened
 /// once (right password 85 %, wrong 15 %; `quick_check` on open for every fourth) by
-/// ``OpenCheck``. The same `seed` gives the same mutants, so a failure is replayed with
-/// `SEED=<n>`. A hang is stopped by `alarm`: the process dies (SIGALRM) and the run fails.
+/// ``OpenCheck``. The same `seed` gives the same mutants, so a failure is replayed with its seed
+/// (`SEED=<n>` for `SQLCipherFuzz`, `SCM_TEST_SEED=<n>` for the test). A hang is stopped by
+/// `alarm`: the process dies (SIGALRM) and the run fails.
 public struct MutationCampaign {
     public let seed: UInt64
     public let mutants: Int

@@ -11,13 +11,14 @@ import Testing
 /// Kills a helper process with SIGKILL at random moments of each flow, then checks with a fresh
 /// manager (whose open runs recovery) that the file opens with exactly one of the old and new
 /// keys (or is exactly one of plaintext / encrypted) with every row, `user_version` and
-/// `application_id`, and that no temporary file is left. Replay a run with `SEED=<n>`.
+/// `application_id`, and that no temporary file is left. Replay a run with the
+/// `SCM_TEST_SEED` it prints; a quick run (``TestDepth``) kills fewer times per flow.
 @Suite("Fault injection: kill -9 during rekey, encrypt, decrypt and adopt", .serialized, .ownThread)
 struct FaultInjectionTests {
     /// Kills at random moments of each flow.
-    static let killsPerFlow = 16
+    static let killsPerFlow = TestDepth.count(full: 16, quick: 4)
     /// Kills to land in the short install window: right after the journal enters its last step.
-    static let installKillsPerFlow = 4
+    static let installKillsPerFlow = TestDepth.count(full: 4, quick: 1)
 
     enum Flow: String, CaseIterable, Sendable {
         /// In place: no journal of ours, SQLite's own.
@@ -77,7 +78,7 @@ struct FaultInjectionTests {
     func killAtRandomMoments(_ flow: Flow) throws {
         let seed = FaultInjection.seed
         let index = UInt64(Flow.allCases.firstIndex(of: flow) ?? 0)
-        print("fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FaultInjectionTests)")
+        TestDepth.announce("fault-injection \(flow.rawValue)", "\(Self.killsPerFlow) kills, \(Self.installKillsPerFlow) aimed")
         var random = SeededGenerator(seed: seed &+ index &* 0x1000_0000_0000_0001)
         let started = Date()
         let calibration = try attempt(flow, kill: { _ in .never }, context: "calibration run")
@@ -92,7 +93,7 @@ struct FaultInjectionTests {
                 ? Double.random(in: 0...(span * 1.1), using: &random)
                 : Double.random(in: (span * 0.75)...(span * 1.05), using: &random)
             let result = try attempt(
-                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(tally.runs), delay \(delay)s")
+                flow, kill: { _ in .after(delay) }, context: "SCM_TEST_SEED=\(seed), \(flow.rawValue), run \(tally.runs), delay \(delay)s")
             tally.record(result)
             if !result.run.killed {
                 #expect(result.run.status == 0, "\(result.run.errorOutput)")
@@ -120,7 +121,7 @@ struct FaultInjectionTests {
                 flow,
                 kill: { dir in
                     .afterFileContains(path: OperationJournal.path(for: flow.target(in: dir).path), text: "phase=" + phase, delay: delay)
-                }, context: "seed \(seed), \(flow.rawValue), \(phase) kill \(aimed), delay \(delay)s")
+                }, context: "SCM_TEST_SEED=\(seed), \(flow.rawValue), \(phase) kill \(aimed), delay \(delay)s")
             tally.record(result)
             if result.run.killed, result.journal == phase { tally.aimedHits += 1 }
         }

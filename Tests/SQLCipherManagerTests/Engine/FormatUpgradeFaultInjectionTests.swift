@@ -12,12 +12,13 @@ import Testing
 /// the journal reaches its install phase, then checks with fresh managers (whose open runs
 /// recovery) that the file opens in exactly one format — the old one with its settings, or the
 /// linked library's with the defaults — with every row, `user_version`, `application_id` and
-/// its journal mode, and that no temporary file is left. Replay a run with `SEED=<n>`.
+/// its journal mode, and that no temporary file is left. Replay a run with the `SCM_TEST_SEED`
+/// printed; a quick run (``TestDepth``) kills fewer times.
 @Suite("Fault injection: kill -9 during a format upgrade", .serialized, .ownThread)
 struct FormatUpgradeFaultInjectionTests {
     static let rows = 3000
-    static let kills = 10
-    static let aimedKills = 3
+    static let kills = TestDepth.count(full: 10, quick: 3)
+    static let aimedKills = TestDepth.count(full: 3, quick: 1)
 
     /// A SQLCipher 2-format template ("old-secret") per journal mode.
     static let templates: TemporaryDirectory = {
@@ -43,9 +44,9 @@ struct FormatUpgradeFaultInjectionTests {
 
     @Test("SIGKILL at random moments of an upgrade: one format opens, with every row", arguments: [JournalMode.wal, .delete])
     func killAtRandomMoments(_ mode: JournalMode) throws {
-        let seed = FaultInjection.seed &+ (mode == .wal ? 0 : 1)
-        print("upgrade fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FormatUpgradeFaultInjectionTests)")
-        var random = SeededGenerator(seed: seed)
+        let seed = FaultInjection.seed
+        TestDepth.announce("upgrade fault-injection \(mode.rawValue)", "\(Self.kills) kills, \(Self.aimedKills) aimed")
+        var random = SeededGenerator(seed: seed &+ (mode == .wal ? 0 : 1))
         let calibration = try attempt(mode, kill: { _ in .never }, context: "calibration run")
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
         #expect(calibration.state == .new)
@@ -55,7 +56,7 @@ struct FormatUpgradeFaultInjectionTests {
         var runs = 0
         while kills < Self.kills, runs < Self.kills * 4 {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
-            let result = try attempt(mode, kill: { _ in .after(delay) }, context: "seed \(seed), run \(runs), delay \(delay)s")
+            let result = try attempt(mode, kill: { _ in .after(delay) }, context: "SCM_TEST_SEED=\(seed), run \(runs), delay \(delay)s")
             runs += 1
             if result.run.killed { kills += 1 }
             states[result.state, default: 0] += 1
@@ -67,7 +68,7 @@ struct FormatUpgradeFaultInjectionTests {
                 mode,
                 kill: { dir in
                     .afterFileContains(path: OperationJournal.path(for: dir.file().path), text: "phase=install", delay: delay)
-                }, context: "seed \(seed), install kill \(run), delay \(delay)s")
+                }, context: "SCM_TEST_SEED=\(seed), install kill \(run), delay \(delay)s")
             if result.run.killed { aimed += 1 }
             states[result.state, default: 0] += 1
         }

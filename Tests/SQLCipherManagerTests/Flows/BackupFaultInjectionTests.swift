@@ -13,13 +13,14 @@ import Testing
 /// with SIGKILL at seeded random moments, a few times while the temporary copy grows, and a few
 /// times right after the journal reaches its install phase. Each time, before anything else touches the files, `out.db` is absent or a
 /// complete verified backup; then the next backup to the same name recovers what the killed
-/// one left (removes it, or completes a verified copy) and no leftover remains. Replay a run with `SEED=<n>`.
+/// one left (removes it, or completes a verified copy) and no leftover remains. Replay a run with
+/// the `SCM_TEST_SEED` printed; a quick run (``TestDepth``) kills fewer times.
 @Suite("Fault injection: kill -9 during a backup", .serialized, .ownThread)
 struct BackupFaultInjectionTests {
-    static let randomKills = 10
-    static let installKills = 3
+    static let randomKills = TestDepth.count(full: 10, quick: 3)
+    static let installKills = TestDepth.count(full: 3, quick: 1)
     /// Kills while the temporary copy grows (`sqlcipher_export` running).
-    static let copyKills = 3
+    static let copyKills = TestDepth.count(full: 3, quick: 1)
 
     enum Found: String {
         case absent
@@ -30,25 +31,26 @@ struct BackupFaultInjectionTests {
     @Test("a killed backup leaves no half file under the final name", arguments: [true, false])
     func killedBackup(wal: Bool) throws {
         let seed = FaultInjection.seed
+        TestDepth.announce("backup kills, wal \(wal)", "\(Self.randomKills) + \(Self.copyKills) + \(Self.installKills) kills")
         var random = SeededGenerator(seed: seed)
         let attempt = { (kill: (TemporaryDirectory) -> FaultInjection.Kill, context: String) in
             try self.attempt(kill, wal: wal, context: "wal \(wal), " + context)
         }
-        let full = try attempt({ _ in .never }, "seed \(seed), unkilled")
+        let full = try attempt({ _ in .never }, "SCM_TEST_SEED=\(seed), unkilled")
         #expect(full.found == .complete)
         var tally: [Found: Int] = [:]
         for index in 0..<Self.randomKills {
             let delay = Double.random(in: 0...max(full.duration, 0.01), using: &random)
-            let result = try attempt({ _ in .after(delay) }, "seed \(seed), kill \(index) after \(delay)s")
+            let result = try attempt({ _ in .after(delay) }, "SCM_TEST_SEED=\(seed), kill \(index) after \(delay)s")
             tally[result.found, default: 0] += 1
         }
         for index in 0..<Self.copyKills {
             let bytes = Int.random(in: 16_384...1_000_000, using: &random)
             let result = try attempt(
                 { dir in .afterFileReaches(path: dir.file("out.db").path + ".scm-backup", bytes: bytes) },
-                "seed \(seed), copy kill \(index) at \(bytes) bytes")
+                "SCM_TEST_SEED=\(seed), copy kill \(index) at \(bytes) bytes")
             // Killed before the copy was verified: nothing under the final name.
-            #expect(result.found == .absent, "seed \(seed), copy kill \(index)")
+            #expect(result.found == .absent, "SCM_TEST_SEED=\(seed), copy kill \(index)")
             tally[result.found, default: 0] += 1
         }
         for index in 0..<Self.installKills {
@@ -56,11 +58,11 @@ struct BackupFaultInjectionTests {
             let result = try attempt(
                 { dir in .afterFileContains(path: OperationJournal.path(for: dir.file("out.db").path), text: "phase=install", delay: delay)
                 },
-                "seed \(seed), install kill \(index) after \(delay)s")
+                "SCM_TEST_SEED=\(seed), install kill \(index) after \(delay)s")
             tally[result.found, default: 0] += 1
         }
-        #expect(tally[.broken] == nil, "seed \(seed): \(tally)")
-        print("backup kills, wal \(wal), seed \(seed): \(tally.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
+        #expect(tally[.broken] == nil, "SCM_TEST_SEED=\(seed): \(tally)")
+        print("backup kills, wal \(wal): \(tally.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
     }
 
     /// One run of the helper in a fresh directory; returns what was at `out.db` right after it,

@@ -10,7 +10,8 @@ import Testing
 
 /// A key change with the cipher settings unchanged re-keys the file in place, in one SQLite
 /// write transaction (`sqlite3_rekey`): the same file, SQLite's journal or WAL as the crash
-/// safety, and a marker beside the file while it runs. Replay the kill runs with `SEED=<n>`.
+/// safety, and a marker beside the file while it runs. Replay the kill runs with the
+/// `SCM_TEST_SEED` they print; a quick run (``TestDepth``) kills fewer times.
 @Suite("Rekey in place", .serialized, .ownThread)
 struct InPlaceRekeyTests {
     @Test("a key-only rekey keeps the file (same inode), leaves nothing beside it and restores synchronous", arguments: [false, true])
@@ -170,22 +171,23 @@ struct InPlaceRekeyTests {
     @Test("kill -9 at random moments of in-place rekeys of a 20,000-row file: exactly one key opens every row", arguments: [false, true])
     func killAtRandomMoments(wal: Bool) throws {
         var random = SeededGenerator(seed: FaultInjection.seed ^ (wal ? 0x5EED : 0xD00D))
-        print("in-place rekey kills wal=\(wal): SEED=\(FaultInjection.seed)")
+        let target = TestDepth.count(full: 12, quick: 3)
+        TestDepth.announce("in-place rekey kills wal=\(wal)", "\(target) kills")
         let calibration = try killedRekey(wal: wal, delay: nil)
         #expect(calibration.state == "new", "\(calibration)")
         var span = max(calibration.duration, 0.01)
         var states: [String: Int] = [:]
         var kills = 0
-        for run in 0..<40 where kills < 12 {
+        for run in 0..<(target * 10 / 3) where kills < target {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
             let result = try killedRekey(wal: wal, delay: delay)
             // A run that finished first was faster than the calibration (the load changed):
             // aim within it, so that most runs are killed.
             if result.killed { kills += 1 } else { span = min(span, max(result.duration, 0.01)) }
             states[result.state, default: 0] += 1
-            #expect(result.state != "broken", "run \(run), delay \(delay)s: \(result.problems)")
+            #expect(result.state != "broken", "\(TestDepth.replay), run \(run), delay \(delay)s: \(result.problems)")
         }
-        #expect(kills >= 12)
+        #expect(kills >= target)
         print(
             "in-place rekey kills wal=\(wal): \(kills) kills, states \(states.sorted { $0.key < $1.key }), rekey ≈ \(Int(span * 1000)) ms")
     }

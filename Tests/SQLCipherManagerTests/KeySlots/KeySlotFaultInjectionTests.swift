@@ -11,13 +11,14 @@ import Testing
 /// Kills `FaultInjectionHelper` with SIGKILL at random moments of every key-slot change, then
 /// opens the files with a fresh manager (which finishes or rolls back the transition) and checks
 /// that exactly the secrets valid before, or exactly those valid after, open the database, with
-/// every row, and that no temporary file is left. Replay a run with `SEED=<n>`.
+/// every row, and that no temporary file is left. Replay a run with the `SCM_TEST_SEED` printed;
+/// a quick run (``TestDepth``) kills fewer times per flow.
 @Suite("Fault injection: kill -9 during key-slot changes, data-key rotation and conversion", .serialized, .ownThread)
 struct KeySlotFaultInjectionTests {
-    /// 6 flows × 9 = 54 kills at random moments, and 3 more for each re-encrypting flow aimed
-    /// right after its journal says `phase=install`.
-    static let killsPerFlow = 9
-    static let aimedKills = 3
+    /// Kills at random moments of each of the 6 flows (9 in a full run), and more for each
+    /// re-encrypting flow aimed right after its journal says `phase=install` (3 in a full run).
+    static let killsPerFlow = TestDepth.count(full: 9, quick: 3)
+    static let aimedKills = TestDepth.count(full: 3, quick: 1)
     static let rows = 2000
     static let secrets = ["old-secret", "other-secret", "new-secret"]
 
@@ -66,7 +67,7 @@ struct KeySlotFaultInjectionTests {
     func killAtRandomMoments(_ flow: Flow) throws {
         let seed = FaultInjection.seed
         let index = UInt64(Flow.allCases.firstIndex(of: flow) ?? 0)
-        print("key-slot fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter KeySlotFaultInjectionTests)")
+        TestDepth.announce("key-slot fault-injection \(flow.rawValue)", "\(Self.killsPerFlow) kills")
         var random = SeededGenerator(seed: seed &+ (index + 100) &* 0x1000_0000_0000_0001)
         let calibration = try attempt(flow, kill: { _ in .never }, context: "calibration run")
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
@@ -78,7 +79,7 @@ struct KeySlotFaultInjectionTests {
         while kills < Self.killsPerFlow, runs < Self.killsPerFlow * 4 {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
             let result = try attempt(
-                flow, kill: { _ in .after(delay) }, context: "seed \(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
+                flow, kill: { _ in .after(delay) }, context: "SCM_TEST_SEED=\(seed), \(flow.rawValue), run \(runs), delay \(delay)s")
             runs += 1
             if result.run.killed { kills += 1 }
             states[result.state, default: 0] += 1
@@ -98,7 +99,7 @@ struct KeySlotFaultInjectionTests {
                         .afterFileContains(
                             path: OperationJournal.path(for: FileSystem.resolvedPath(dir.file().path)),
                             text: "phase=install", delay: delay)
-                    }, context: "seed \(seed), \(flow.rawValue), aimed kill \(aimed), delay \(delay)s")
+                    }, context: "SCM_TEST_SEED=\(seed), \(flow.rawValue), aimed kill \(aimed), delay \(delay)s")
                 runs += 1
                 if result.run.killed { kills += 1 }
                 states[result.state, default: 0] += 1

@@ -10,7 +10,8 @@ import Testing
 
 /// Kills FaultInjectionHelper's `first-launch` flow (FileKeyStore + openOrCreate, then one
 /// transaction of 200 rows) with SIGKILL at random moments, then runs the next launch in this
-/// process: it must open the database with the stored key and find every row. Replay with `SEED=<n>`.
+/// process: it must open the database with the stored key and find every row. Replay with the
+/// `SCM_TEST_SEED` printed; a quick run (``TestDepth``) kills fewer times.
 @Suite("Fault injection: kill -9 during the first launch (key stored, then create / encrypt)", .serialized, .ownThread)
 struct FirstLaunchFaultInjectionTests {
     enum Start: String, CaseIterable, Sendable {
@@ -19,7 +20,7 @@ struct FirstLaunchFaultInjectionTests {
         /// Nothing is at the path.
         case noDatabase = "no database"
 
-        var kills: Int { self == .plaintextStore ? 24 : 8 }
+        var kills: Int { self == .plaintextStore ? TestDepth.count(full: 24, quick: 4) : TestDepth.count(full: 8, quick: 2) }
     }
 
     @Test(
@@ -27,7 +28,7 @@ struct FirstLaunchFaultInjectionTests {
         arguments: Start.allCases)
     func killDuringFirstLaunch(_ start: Start) throws {
         let seed = FaultInjection.seed
-        print("first-launch fault-injection seed=\(seed) (replay: SEED=\(seed) swift test --filter FirstLaunchFaultInjectionTests)")
+        TestDepth.announce("first-launch fault-injection \(start.rawValue)", "\(start.kills) kills")
         var random = SeededGenerator(seed: seed &+ (start == .noDatabase ? 0x51 : 0x17))
         let calibration = try attempt(start, kill: .never, context: "calibration")
         #expect(!calibration.run.killed && calibration.run.status == 0, "\(calibration.run.errorOutput)")
@@ -37,7 +38,8 @@ struct FirstLaunchFaultInjectionTests {
         var found: [String: Int] = [:]
         while kills < start.kills, runs < start.kills * 4 {
             let delay = Double.random(in: 0...(span * 1.1), using: &random)
-            let result = try attempt(start, kill: .after(delay), context: "seed \(seed), \(start.rawValue), run \(runs), delay \(delay)s")
+            let result = try attempt(
+                start, kill: .after(delay), context: "SCM_TEST_SEED=\(seed), \(start.rawValue), run \(runs), delay \(delay)s")
             runs += 1
             if result.run.killed {
                 kills += 1

@@ -22,6 +22,9 @@ import Testing
 ///   passes `PRAGMA integrity_check`, with no file of ours left beside it;
 /// - a program that opens the old file during the install is found once the copy is renamed
 ///   in: the old file is put back, the replace is refused naming that program, nothing changed.
+///
+/// A quick run (``TestDepth``) kills at 2 of the 4 steps per flow and mode, chosen with the run's
+/// seed; a full run at all 4.
 @Suite("Replace window: kill -9 at each step, and a late opener", .serialized, .ownThread)
 struct ReplaceWindowTests {
     static let steps = ["checked", "journaled", "linked", "installed"]
@@ -30,7 +33,8 @@ struct ReplaceWindowTests {
         "kill -9 of the replacing process at each step: exactly one state opens, every row there",
         arguments: ["settings-ledger", "encrypt-ledger"], [false, true])
     func killAtEachStep(flow: String, wal: Bool) throws {
-        for step in Self.steps {
+        let salt = UInt64(flow.count * 2 + (wal ? 1 : 0))
+        for step in TestDepth.sample(Self.steps, quick: 2, label: "replace window \(flow) wal=\(wal) steps", salt: salt) {
             let dir = TemporaryDirectory()
             let encrypted = flow == "settings-ledger"
             try ReplaceScene.makeLedger(in: dir, encrypted: encrypted, wal: wal)

@@ -12,15 +12,17 @@ import Testing
 
 /// A writer inserts rows while a key change runs on the same file and records every insert
 /// that returned success; afterwards every recorded row must be in the file, which must open
-/// under exactly one key. Run `SEED=<n>` to replay, `SCM_LEDGER_TRIALS=<n>` for more trials.
+/// under exactly one key. Replay with the `SCM_TEST_SEED` printed; `SCM_LEDGER_TRIALS=<n>` sets
+/// the trials (20 in a full run, 1 in a quick one: ``TestDepth``).
 @Suite("Write ledgers: no acknowledged write is lost during rekey, encrypt, settings, adopt", .ownThread)
 struct WriteLedgerTests {
-    static let trials = ProcessInfo.processInfo.environment["SCM_LEDGER_TRIALS"].flatMap(Int.init) ?? 20
+    static let trials =
+        ProcessInfo.processInfo.environment["SCM_LEDGER_TRIALS"].flatMap(Int.init) ?? TestDepth.count(full: 20, quick: 1)
 
     @Test("a sibling manager (or a plain connection) writing on another thread", arguments: LedgerFlow.allCases, [false, true])
     func threadWriter(flow: LedgerFlow, wal: Bool) throws {
         var random = SeededGenerator(seed: FaultInjection.seed ^ UInt64(flow.index * 2 + (wal ? 1 : 0)))
-        print("write ledger (thread) \(flow) wal=\(wal): SEED=\(FaultInjection.seed), \(Self.trials) trials")
+        TestDepth.announce("write ledger (thread) \(flow) wal=\(wal)", "\(Self.trials) trials")
         var totals = LedgerTotals()
         for trial in 0..<Self.trials {
             let dir = TemporaryDirectory()
@@ -34,7 +36,7 @@ struct WriteLedgerTests {
             let outcome = try scene.check(ledger: ledger, changed: changed)
             totals.add(outcome)
             #expect(
-                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
+                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (\(TestDepth.replay))")
             if flow.hasSibling, case .success = changed {
                 #expect(outcome.acknowledgedAfter > 0, "trial \(trial): the sibling stopped working after the key change")
                 #expect(scene.siblingDelegate.events.contains(.didRekey), "trial \(trial): the sibling heard no didRekey")
@@ -47,7 +49,7 @@ struct WriteLedgerTests {
     func processWriter(flow: LedgerFlow, wal: Bool) throws {
         guard FaultInjection.helperURL != nil else { throw FaultInjection.HelperMissing() }
         var random = SeededGenerator(seed: FaultInjection.seed ^ UInt64(100 + flow.index * 2 + (wal ? 1 : 0)))
-        print("write ledger (process) \(flow) wal=\(wal): SEED=\(FaultInjection.seed), \(Self.trials) trials")
+        TestDepth.announce("write ledger (process) \(flow) wal=\(wal)", "\(Self.trials) trials")
         var totals = LedgerTotals()
         for trial in 0..<Self.trials {
             let dir = TemporaryDirectory()
@@ -67,7 +69,7 @@ struct WriteLedgerTests {
             let outcome = try scene.check(ledger: ledger, changed: changed)
             totals.add(outcome)
             #expect(
-                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (SEED=\(FaultInjection.seed))")
+                outcome.missing.isEmpty, "trial \(trial): \(outcome.missing.count) acknowledged rows missing (\(TestDepth.replay))")
             if flow == .rekey {
                 // In place, also with another program's writer: it always goes through; the
                 // writer's first insert after it fails (keyChanged), it reopens with the new

@@ -8,11 +8,6 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-// MARK: - Seeded randomness
-
-/// SplitMix64 (FuzzHarness), so a run can be replayed with `SEED=<n>`.
-typealias SeededGenerator = SplitMix64
-
 // MARK: - FaultInjection
 
 /// Runs `FaultInjectionHelper` (built beside the test bundle) on a copy of a 20,000-row
@@ -21,8 +16,8 @@ enum FaultInjection {
     static let rows = 20_000
     static let extraRows = 500
 
-    /// `SEED` from the environment, or a fresh random seed.
-    static let seed: UInt64 = ProcessInfo.processInfo.environment["SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    /// The run's seed (``TestDepth/seed``: `SCM_TEST_SEED`, or a fresh random one).
+    static var seed: UInt64 { TestDepth.seed }
 
     /// The helper executable: `SCM_FAULT_HELPER`, or `FaultInjectionHelper` next to the test runner.
     static let helperURL: URL? = {

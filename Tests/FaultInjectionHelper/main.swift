@@ -148,7 +148,7 @@ do {
         while !FileManager.default.fileExists(atPath: release) { Thread.sleep(forTimeInterval: 0.01) }
         manager.close()
     case "first-launch":
-        // Seed 003: the key goes to <directory>/keys first, then test.db is created or encrypted.
+        // First launch: the key goes to <directory>/keys first, then test.db is created or encrypted.
         let manager = DatabaseManager(url: database, configuration: configuration)
         ready()
         try manager.openOrCreate(keyStore: FileKeyStore(directory: directory.appendingPathComponent("keys")), identifier: "db")

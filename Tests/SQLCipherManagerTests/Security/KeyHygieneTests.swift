@@ -136,6 +136,7 @@ import Testing
 
     /// The ways a manager lets go of its cached key.
     enum KeyRelease: String, CaseIterable, Sendable {
+        case close
         case lock
         case rekey
         /// Close a database opened with a raw key, then open another one with a password.
@@ -154,8 +155,11 @@ import Testing
         let witness = WipeWitness()
         witness.watch(manager.cachedKey)
         switch release {
-        case .lock:
+        case .close:
             manager.close()
+            #expect(!manager.hasCachedKey && manager.derivedKey == nil)
+        case .lock:
+            manager.close(forgettingKey: false)
             #expect(manager.hasCachedKey)
             manager.close(forgettingKey: true)
             #expect(!manager.hasCachedKey)

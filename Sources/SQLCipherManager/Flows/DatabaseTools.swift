@@ -52,6 +52,21 @@ public enum DatabaseTools {
         return url.relativePath
     }
 
+    /// Removes the database's `-journal` when SQLite would never play it back: empty, or its
+    /// header never written (its first 12 bytes zero, as SQLite leaves it until the journaled
+    /// pages are synced, before it changes the database; a crash then leaves the database as it
+    /// was and this journal beside it, until the next write). Removed only while this call holds
+    /// SQLite's RESERVED lock on the database (no connection is writing) and no process has the
+    /// journal open, and only where that can be seen (`/proc`, Linux). A journal with a written
+    /// header (hot) is left to SQLite, which rolls it back when the database is next opened.
+    ///
+    /// - Returns: `true` when a journal was removed; `false` when there was none, or it was not
+    ///   provably inert, or the lock was held by another connection.
+    @discardableResult
+    public static func removeInertJournal(at url: URL) -> Bool {
+        InertJournal.remove(atPath: FileSystem.resolvedPath(url.path))
+    }
+
     /// Finishes or rolls back a rekey, encrypt, decrypt or backup that was interrupted (process
     /// killed, power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
     /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt`, `.scm-backup` and their `-journal`/`-wal`/`-shm`,

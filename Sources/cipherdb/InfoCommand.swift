@@ -33,8 +33,8 @@ enum InfoCommand {
     }
 
     /// Where the page count comes from when it is not the header's: SQLite's rule (a header
-    /// count is used only when non-zero and its change counter matches offset 92; one larger
-    /// than the file makes SQLite refuse it as malformed).
+    /// count is used only when non-zero and its change counter matches offset 92), and a count
+    /// larger than the file, which no SQLite can read.
     static func pageCountSource(_ info: DatabaseFileInfo) -> String {
         guard let claimed = info.plaintextHeaderPageCount else { return "" }
         if info.plaintextHeaderPageCountIsStale == true {
@@ -42,7 +42,7 @@ enum InfoCommand {
                 + (claimed == 0 ? "it is zero)" : "its change counter differs from its version-valid-for number)")
         }
         if info.plaintextHeaderPageCountExceedsFile == true {
-            return " (from the file size; the header claims \(claimed), more than the file holds: SQLite refuses it as malformed)"
+            return " (from the file size; the header claims \(claimed), more than the file holds: the file is damaged or truncated)"
         }
         return ""
     }

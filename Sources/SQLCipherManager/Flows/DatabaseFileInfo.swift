@@ -39,7 +39,8 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     /// written by a program that did not update offset 92) and uses the file size instead.
     public let plaintextHeaderPageCountIsStale: Bool?
     /// For a plaintext SQLite file: `true` when the header's page count is one SQLite trusts
-    /// (not stale) but it is more than the file holds, so SQLite refuses the file as malformed;
+    /// (not stale) but it is more than the file holds: a damaged or truncated file, which recent
+    /// SQLite refuses as malformed (older versions read the missing pages as never used);
     /// ``plaintextPageCount`` is then the pages the file holds.
     public let plaintextHeaderPageCountExceedsFile: Bool?
     /// For a plaintext SQLite file: `user_version` from its header (offset 60).
@@ -71,7 +72,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         plaintextHeaderPageCountIsStale = stale
         let pageSize = plaintextPageSize ?? 0
         let filePages = size.flatMap { size in pageSize > 0 ? Int(size / Int64(pageSize)) : nil }
-        // A trusted count larger than the file: SQLite reports SQLITE_CORRUPT (lockBtree).
+        // A trusted count larger than the file: damaged (SQLite 3.46's lockBtree says SQLITE_CORRUPT).
         let exceeds = stale.map { !$0 && (headerCount ?? 0) > (filePages ?? Int.max) }
         plaintextHeaderPageCountExceedsFile = exceeds
         plaintextPageCount = stale == true || exceeds == true ? filePages : headerCount

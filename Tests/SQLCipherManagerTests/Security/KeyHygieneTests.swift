@@ -134,6 +134,18 @@ import Testing
         witness.expectOneZeroedBuffer(of: Self.password.utf8.count)
     }
 
+    /// A manager released without a close zeroes its key too (its connections close in deinit).
+    @Test func theCachedKeyIsZeroedWhenTheManagerIsReleased() throws {
+        let dir = TemporaryDirectory()
+        let witness = WipeWitness()
+        try {
+            let manager = dir.manager()
+            try manager.create(password: Self.password)
+            witness.watch(manager.cachedKey)
+        }()
+        witness.expectOneZeroedBuffer(of: Self.password.utf8.count)
+    }
+
     /// The ways a manager lets go of its cached key.
     enum KeyRelease: String, CaseIterable, Sendable {
         case close

@@ -13,10 +13,12 @@ enum InterruptedOperations {
         var notes: [String] = []
         for path in [invocation.path] + [Option.to].compactMap(invocation.value) where !path.isEmpty {
             SettingsRecord(databasePath: path).removeStaleTemporary()
+            // Before the recovery, which would remove an inert journal without a word.
+            let journal = journalNote(path: path)
             let pending = DatabaseTools.inspectFile(at: URL(fileURLWithPath: path)).pendingOperation
             let outcome = try DatabaseTools.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
             if let note = note(outcome, kind: pending?.kind, path: path) { notes.append(note) }
-            if let note = journalNote(path: path) { notes.append(note) }
+            if let journal { notes.append(journal) }
         }
         return notes
     }

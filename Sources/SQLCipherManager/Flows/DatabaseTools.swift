@@ -71,8 +71,10 @@ public enum DatabaseTools {
     /// killed, power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
     /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt`, `.scm-backup` and their `-journal`/`-wal`/`-shm`,
     /// `<file>.scm-lock`), and the marker of an interrupted key change in place
-    /// (`<file>.scm-rekeying`: SQLite's journal or WAL settles that change itself). An operation
-    /// that is still running in another process or manager (it holds its `flock`) is left alone.
+    /// (`<file>.scm-rekeying`: SQLite's journal or WAL settles that change itself), and then a
+    /// `-journal` SQLite would never play back (``removeInertJournal(at:)``; a hot one is left
+    /// to SQLite). An operation that is still running in another process or manager (it holds
+    /// its `flock`) is left alone.
     ///
     /// Every create and open runs this first, so apps need to call it only for files they never
     /// open through a manager, such as a plaintext copy written by ``DatabaseManager/decrypt(to:progress:)``.
@@ -89,7 +91,9 @@ public enum DatabaseTools {
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
         // A key change in place needs nothing of ours (SQLite's journal or WAL settles it): only its marker goes.
         InPlaceRekeyMarker.takeStale(for: url.path)
-        return try InterruptedOperationRecovery.recover(atPath: url.path)
+        let outcome = try InterruptedOperationRecovery.recover(atPath: url.path)
+        removeInertJournal(at: url)
+        return outcome
     }
 
     // MARK: - Encrypting a plaintext database

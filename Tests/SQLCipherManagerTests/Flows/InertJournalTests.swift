@@ -64,6 +64,15 @@ struct InertJournalTests {
         #expect(!DatabaseTools.removeInertJournal(at: dir.file()), "nothing left to remove")
     }
 
+    /// The recovery every tool runs after a crash removes it too.
+    @Test func recoveryRemovesAnInertJournal() throws {
+        let dir = TemporaryDirectory()
+        try install(try crashState(dir, spill: false), in: dir)
+        #expect(try DatabaseTools.recoverInterruptedOperation(at: dir.file()) == .nothingToRecover)
+        #expect(!FileManager.default.fileExists(atPath: dir.file().path + "-journal"))
+        #expect(try rowCount(dir) == 3)
+    }
+
     /// While another connection holds SQLite's RESERVED lock (a writer), nothing is removed.
     @Test func anInertJournalIsLeftWhileAWriterHoldsTheLock() throws {
         let dir = TemporaryDirectory()

@@ -10,7 +10,7 @@ enum OwnMemory {
     /// `true` where `/proc/self/mem` can be read, and the build is not a sanitizer's (whose
     /// shadow memory is one mapping of more than a tebibyte).
     static let isSearchable: Bool = {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return false }
+        guard let maps = try? mapsText() else { return false }
         return !maps.split(separator: "\n").contains { line in
             let range = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt64($0, radix: 16) }
             return range.count == 2 && range[1] - range[0] > 1 << 40
@@ -27,7 +27,7 @@ enum OwnMemory {
     /// The writable private mappings (heap, thread stacks, anonymous memory, `.data`/`.bss`):
     /// where a copy made at run time lives. Read-only mappings hold the program's literals.
     private static func writableRegions() throws -> [Range<UInt64>] {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let maps = try mapsText()
         return maps.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, fields[1].hasPrefix("rw"), fields[1].hasSuffix("p"),
@@ -36,6 +36,16 @@ enum OwnMemory {
             let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
             return bounds.count == 2 ? bounds[0]..<bounds[1] : nil
         }
+    }
+
+    /// `/proc/self/maps` read to its end: `String(contentsOfFile:)` reads one page of a file
+    /// whose size `stat` says is 0, which is the first ~70 mappings only.
+    private static func mapsText() throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+        defer { try? handle.close() }
+        var data = Data()
+        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { data.append(chunk) }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Searches the writable memory for each needle (a name and its bytes).
@@ -58,7 +68,11 @@ enum OwnMemory {
             while start < region.upperBound {
                 let length = Int(min(UInt64(chunk + overlap), region.upperBound - start))
                 let read = pread(fd, buffer.baseAddress, length, off_t(start))
-                guard read > 0 else { break }  // unmapped meanwhile, or a guard page
+                guard read > 0 else {
+                    // A page unmapped meanwhile (other threads allocate and free): the next one.
+                    start += 4096
+                    continue
+                }
                 let window = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<read])
                 for range in excluded where range.overlaps(start..<(start + UInt64(read))) {
                     let from = Int(max(range.lowerBound, start) - start)
@@ -71,7 +85,8 @@ enum OwnMemory {
                     if count > 0 { result.found[needle.name, default: 0] += count }
                 }
                 SecretBytes.wipe(window)
-                start += UInt64(chunk)
+                // A short read stopped at a page that is gone: go on right after it.
+                start += UInt64(min(read, chunk))
             }
         }
         return result

@@ -18,12 +18,7 @@ enum InfoCommand {
             throw info.problemBeforeUnlock ?? DatabaseManagerError.fileNotFound(path: invocation.path)
         case .plaintextSQLite:
             Console.sayEscaped("page size: \(info.plaintextPageSize ?? 0)")
-            Console.sayEscaped("pages: \(info.plaintextPageCount ?? 0)")
-            if info.plaintextHeaderPageCountIsStale == true, let stale = info.plaintextHeaderPageCount {
-                Console.sayEscaped(
-                    "header page count: \(stale) (stale: SQLite ignores it and counts the pages from the file size, "
-                        + "as shown above)")
-            }
+            Console.sayEscaped("pages: \(info.plaintextPageCount ?? 0)\(pageCountSource(info))")
             Console.sayEscaped("schema version: \(info.plaintextUserVersion ?? 0)")
         default:
             break
@@ -35,6 +30,21 @@ enum InfoCommand {
             Console.sayEscaped("unlock: \(mismatch.summary)")
             throw mismatch
         }
+    }
+
+    /// Where the page count comes from when it is not the header's: SQLite's rule (a header
+    /// count is used only when non-zero and its change counter matches offset 92), and a count
+    /// larger than the file, which no SQLite can read.
+    static func pageCountSource(_ info: DatabaseFileInfo) -> String {
+        guard let claimed = info.plaintextHeaderPageCount else { return "" }
+        if info.plaintextHeaderPageCountIsStale == true {
+            return " (from the file size; the header claims \(claimed), a count SQLite ignores: "
+                + (claimed == 0 ? "it is zero)" : "its change counter differs from its version-valid-for number)")
+        }
+        if info.plaintextHeaderPageCountExceedsFile == true {
+            return " (from the file size; the header claims \(claimed), more than the file holds: the file is damaged or truncated)"
+        }
+        return ""
     }
 
     /// Cipher settings, schema version and tables of an unlocked database.

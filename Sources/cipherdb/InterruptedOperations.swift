@@ -13,11 +13,31 @@ enum InterruptedOperations {
         var notes: [String] = []
         for path in [invocation.path] + [Option.to].compactMap(invocation.value) where !path.isEmpty {
             SettingsRecord(databasePath: path).removeStaleTemporary()
+            // Before the recovery, which would remove an inert journal without a word.
+            let journal = journalNote(path: path)
             let pending = DatabaseTools.inspectFile(at: URL(fileURLWithPath: path)).pendingOperation
             let outcome = try DatabaseTools.recoverInterruptedOperation(at: URL(fileURLWithPath: path))
             if let note = note(outcome, kind: pending?.kind, path: path) { notes.append(note) }
+            if let journal { notes.append(journal) }
         }
         return notes
+    }
+
+    /// Removes a `-journal` SQLite would never play back (the library's
+    /// `DatabaseTools.removeInertJournal`), and says what was done with one that is there.
+    private static func journalNote(path: String) -> String? {
+        let journal = path + "-journal"
+        guard FileManager.default.fileExists(atPath: journal) else { return nil }
+        if DatabaseTools.removeInertJournal(at: URL(fileURLWithPath: path)) {
+            return "removed \(journal), a rollback journal whose header SQLite never wrote: a write was interrupted "
+                + "before it changed the database, so SQLite would never play it back; it was removed while holding "
+                + "SQLite's write lock on \(path), and the database is as it was before that write."
+        }
+        let handle = FileHandle(forReadingAtPath: journal)
+        defer { try? handle?.close() }
+        guard let first = try? handle?.read(upToCount: 1)?.first, first != 0 else { return nil }
+        return "\(journal) is hot (its header was written): it is left to SQLite, which rolls back the interrupted "
+            + "write when the database is next opened (a write still running in another program keeps it)."
     }
 
     private static func note(_ outcome: RecoveryOutcome, kind: PendingOperation.Kind?, path: String) -> String? {

@@ -71,9 +71,8 @@ enum KeyCommands {
                 throw Failure.usage("remove-password needs the slot number (see `cipherdb keys DB list`).")
             }
             try manager.keySlots.remove(id: id)
-            Console.sayEscaped(
-                "Removed key slot \(id). An old copy of the key-slot file is refused from now on; whoever "
-                    + "already unwrapped the data key with it can read the database until `cipherdb keys DB rotate`.")
+            Console.sayEscaped("Removed key slot \(id).")
+            Console.warnEscaped(removedSlotWarning(path: invocation.path))
         case "add-recovery":
             let key = try manager.keySlots.addRecoveryKey()
             Console.sayEscaped("Recovery key (slot \(key.slotID)); write it down now, it is shown only once:")
@@ -82,6 +81,16 @@ enum KeyCommands {
             try MigrationCommands.withProgress("Re-encrypting") { try manager.keySlots.rekey(progress: $0) }
             Console.sayEscaped("Re-encrypted \(invocation.path) with a new data key; every key slot was kept.")
         }
+    }
+
+    /// What `remove-password` leaves: the data key is unchanged, so the removed password still
+    /// unseals it from any older copy of the slot file; only a rotation revokes it.
+    static func removedSlotWarning(path: String) -> String {
+        "cipherdb: warning: the data key is unchanged. A copy of the old key-slot file "
+            + "(\(path).scm-keys in a backup, a synced folder, another device) still opens the database with the "
+            + "removed password: this library refuses an older slot file, but the copy unseals the same data key for "
+            + "any SQLCipher tool. To revoke the password for real, re-encrypt with a new data key: "
+            + "`cipherdb keys \(path) rotate`."
     }
 
     static func exportKey(_ invocation: Invocation) throws {

@@ -8,6 +8,28 @@ import Testing
     let cli: CipherDBFixture
     init() throws { cli = try CipherDBFixture() }
 
+    /// Removing a slot leaves the data key as it was: the command says that an old copy of the
+    /// slot file still opens the database with the removed password, and names the command that
+    /// revokes it, which then runs as written.
+    @Test func removePasswordWarnsThatAnOldSlotFileStillOpensAndNamesTheRotation() throws {
+        let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")
+        try #require(create.status == 0, "\(create.output)")
+        let add = try cli(["keys", "db.db", "add-password"] + fast, stdin: "first-pass\nsecond-pass\n")
+        try #require(add.status == 0, "\(add.output)")
+        let remove = try cli(["keys", "db.db", "remove-password", "2"] + fast, stdin: "first-pass\n")
+        #expect(remove.status == 0, "\(remove.output)")
+        #expect(remove.stdout.contains("Removed key slot 2."), "\(remove.output)")
+        #expect(remove.stderr.contains("warning: the data key is unchanged"), "\(remove.output)")
+        #expect(
+            remove.stderr.contains("A copy of the old key-slot file (db.db.scm-keys in a backup, a synced folder")
+                && remove.stderr.contains("still opens the database with the removed password"), "\(remove.output)")
+        let command = try #require(remove.stderr.split(separator: "`").dropFirst().first, "\(remove.output)")
+        #expect(command == "cipherdb keys db.db rotate", "\(remove.output)")
+        let words = command.split(separator: " ").dropFirst().map(String.init)
+        let rotate = try cli(words + fast, stdin: "first-pass\n")
+        #expect(rotate.status == 0 && rotate.stdout.contains("new data key"), "\(rotate.output)")
+    }
+
     @Test func keysCreateAddChangeRemoveRecoverRotateAndExport() throws {
         let create = try cli(["keys", "db.db", "create"] + fast, stdin: "first-pass\n")
         try #require(create.status == 0, "\(create.output)")

@@ -73,7 +73,8 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = notesMigrator(failingAt: 3)
         #expect(thrownCase { try manager.create(password: "secret") } == "migrationFailed")
-        #expect(delegate.events == [.didCreate, .willMigrate(0, 3), .didFail("migrationFailed"), .didClose])
+        // The failed open closes and forgets the key it cached.
+        #expect(delegate.events == [.didCreate, .willMigrate(0, 3), .didFail("migrationFailed"), .didClose, .didForgetKey])
         #expect(!manager.isOpen)
         // Version 2 committed; step 3's index was rolled back.
         manager.schemaMigrator = nil
@@ -109,7 +110,7 @@ import Testing
         manager.delegate = delegate
         manager.schemaMigrator = migrator
         #expect(thrownCase { try manager.open(password: "secret") } == "schemaVersionTooNew")
-        #expect(delegate.events == [.didOpen, .didFail("schemaVersionTooNew"), .didClose])
+        #expect(delegate.events == [.didOpen, .didFail("schemaVersionTooNew"), .didClose, .didForgetKey])
         #expect(migrator.calls.isEmpty)
         #expect(!manager.isOpen)
         #expect(Fixture.bytes(dir.file()) == before)

@@ -36,6 +36,12 @@ public final class SecretBytes: @unchecked Sendable {
     /// A password normalised to NFC and encoded as UTF-8, so the same password typed on two
     /// systems (composed or decomposed accents) gives the same key.
     package convenience init(password: String) {
+        // ASCII is its own NFC form: copied straight from the caller's string, with no
+        // normalised `String` (which the runtime would free without wiping).
+        if password.utf8.allSatisfy({ $0 < 0x80 }) {
+            self.init(password.utf8)
+            return
+        }
         var utf8 = Array(password.precomposedStringWithCanonicalMapping.utf8)
         self.init(utf8)
         utf8.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }

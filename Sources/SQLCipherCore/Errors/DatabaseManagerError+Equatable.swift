@@ -90,6 +90,8 @@ extension DatabaseManagerError: Equatable {
             if case .foreignSidecar(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .untrustedFile(let l0, let l1):
             if case .untrustedFile(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
+        case .notWritable(let l0, let l1):
+            if case .notWritable(let r0, let r1) = rhs { return l0 == r0 && l1 == r1 }
         case .sqlite(let l0):
             if case .sqlite(let r0) = rhs { return l0 == r0 }
         case .keySlots(let l0):

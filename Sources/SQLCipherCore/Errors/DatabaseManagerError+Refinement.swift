@@ -40,14 +40,21 @@ extension DatabaseManagerError {
     /// `SQLITE_NOTADB` → ``DatabaseManagerError/keyChanged(path:)`` (the callers that can try
     /// the key again on a fresh connection tell a damaged page apart first, with
     /// ``unreadablePage(_:path:keyStillUnlocks:)``), `SQLITE_BUSY` and `SQLITE_LOCKED` →
-    /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error.
-    /// Any other error is returned as it is.
+    /// ``DatabaseManagerError/busy(path:underlying:)``, each with the path and the SQLite error;
+    /// `SQLITE_READONLY` (any extended code) → ``DatabaseManagerError/notWritable(path:reason:)``
+    /// with the cause the file system gives, and `SQLITE_CANTOPEN` too when the file system
+    /// names one (a journal that cannot be created). Any other error is returned as it is.
     package static func translatingQueryError(_ error: any Error, path: String) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         switch error.code {
         case .corrupt: return DatabaseManagerError.corrupt(path: path, underlying: error)
         case .notADatabase: return DatabaseManagerError.keyChanged(path: path)
         case .busy, .locked: return DatabaseManagerError.busy(path: path, underlying: error)
+        case .readOnly: return DatabaseManagerError.notWritable(path: path, reason: FileSystem.writeRefusal(at: path) ?? .unknown)
+        case .cantOpen:
+            // A write that cannot create its journal beside the database: the directory's cause.
+            guard let reason = FileSystem.writeRefusal(at: path) else { return error }
+            return DatabaseManagerError.notWritable(path: path, reason: reason)
         default: return error
         }
     }

@@ -58,6 +58,10 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     case corrupt(path: String, underlying: SQLiteError?)
     /// The operating system refused access to the file or its directory.
     case permissionDenied(path: String, underlying: SQLiteError?)
+    /// A write to the database was refused because the file cannot be written (SQLite's
+    /// `SQLITE_READONLY`): `reason` says why — the immutable flag, a read-only file system, or
+    /// the permissions of the file or its directory. The SQL is not the cause; nothing was written.
+    case notWritable(path: String, reason: NotWritableReason)
     /// The disk or the process's file size limit is full.
     case diskFull(path: String, underlying: SQLiteError?)
     /// An input/output error occurred.
@@ -207,6 +211,8 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
             return "\(path) decrypted but is damaged\(Self.suffix(underlying)). Restore it from a backup."
         case .permissionDenied(let path, let underlying):
             return "Permission denied for \(path)\(Self.suffix(underlying)). Check the file's and directory's permissions."
+        case .notWritable(let path, let reason):
+            return "\(path) cannot be written: \(reason). Nothing was written; the SQL is not the cause."
         case .diskFull(let path, let underlying):
             return "The disk is full while writing \(path)\(Self.suffix(underlying)). Free some space and try again."
         case .ioError(let path, let underlying):

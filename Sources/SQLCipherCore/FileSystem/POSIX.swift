@@ -139,6 +139,33 @@ extension POSIX {
     /// `access`: may this process read (`R_OK`) or write (`W_OK`) the path?
     package static func isAccessible(_ path: String, writing: Bool) -> Bool { access(path, writing ? W_OK : R_OK) == 0 }
 
+    /// `true` when the file or directory has the immutable flag (`chattr +i`: the inode flag
+    /// `FS_IMMUTABLE_FL` read with `ioctl(FS_IOC_GETFLAGS)` on Linux; `UF_IMMUTABLE` or
+    /// `SF_IMMUTABLE` in `st_flags` on Apple systems), `false` when it has not or cannot be read.
+    package static func isImmutable(_ path: String) -> Bool {
+        #if canImport(Glibc)
+            let fd = systemOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
+            guard fd >= 0 else { return false }
+            defer { _ = systemClose(fd) }
+            var flags: Int32 = 0
+            // FS_IOC_GETFLAGS = _IOR('f', 1, long); the kernel reads and writes an int.
+            let getFlags: UInt = 0x8008_6601
+            guard ioctl(fd, getFlags, &flags) == 0 else { return false }
+            return flags & 0x10 != 0  // FS_IMMUTABLE_FL
+        #else
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return false }
+            return info.st_flags & UInt32(UF_IMMUTABLE | SF_IMMUTABLE) != 0
+        #endif
+    }
+
+    /// `true` when the file system holding `path` is mounted read-only (`statvfs`, `ST_RDONLY`).
+    package static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return false }
+        return info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
     /// `link`, which fails with `EEXIST` rather than replace a file.
     package static func link(_ source: String, _ destination: String) throws(Errno) {
         guard systemLink(source, destination) == 0 else { throw Errno.current }

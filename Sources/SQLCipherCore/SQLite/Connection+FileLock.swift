@@ -13,6 +13,7 @@ extension Connection {
     /// SQLite's lock levels (`SQLITE_LOCK_*`).
     package enum FileLock: Int32 {
         case shared = 1
+        case reserved = 2
         case exclusive = 4
     }
 

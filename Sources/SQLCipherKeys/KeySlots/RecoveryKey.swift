@@ -50,6 +50,15 @@ public struct RecoveryKey: Sendable, CustomStringConvertible, CustomDebugStringC
         return String(decoding: characters, as: UTF8.self)
     }
 
+    /// `true` when `bytes` may be a typed recovery key: 30 to 80 ASCII letters, digits,
+    /// dashes and spaces. Anything else is not parsed (a parse copies the text).
+    package static func mayBeRecoveryKey<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        (30...80).contains(bytes.count)
+            && bytes.allSatisfy {
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF)
+            }
+    }
+
     /// The 23 secret bytes of a typed recovery key, or why it is not one.
     package static func secret(parsing typed: String) throws -> SecretBytes {
         var values: [UInt8] = []

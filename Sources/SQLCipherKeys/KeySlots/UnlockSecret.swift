@@ -23,7 +23,10 @@ package enum UnlockSecret {
     /// What a typed password may be: the password itself, and a recovery key when it has that form.
     package static func typed(_ password: String) -> [UnlockSecret] {
         var secrets: [UnlockSecret] = [.password(SecretBytes(password: password))]
-        if let recovery = try? RecoveryKey.secret(parsing: password) { secrets.append(.recovery(recovery)) }
+        // Parsed only when it has a recovery key's form: the parse makes a copy that is not wiped.
+        if RecoveryKey.mayBeRecoveryKey(password.utf8), let recovery = try? RecoveryKey.secret(parsing: password) {
+            secrets.append(.recovery(recovery))
+        }
         return secrets
     }
 

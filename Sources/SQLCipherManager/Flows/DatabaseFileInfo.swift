@@ -38,6 +38,11 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     /// For a plaintext SQLite file: `true` when SQLite ignores the header's page count (zero, or
     /// written by a program that did not update offset 92) and uses the file size instead.
     public let plaintextHeaderPageCountIsStale: Bool?
+    /// For a plaintext SQLite file: `true` when the header's page count is one SQLite trusts
+    /// (not stale) but it is more than the file holds: a damaged or truncated file, which recent
+    /// SQLite refuses as malformed (older versions read the missing pages as never used);
+    /// ``plaintextPageCount`` is then the pages the file holds.
+    public let plaintextHeaderPageCountExceedsFile: Bool?
     /// For a plaintext SQLite file: `user_version` from its header (offset 60).
     public let plaintextUserVersion: Int?
 
@@ -65,11 +70,12 @@ public struct DatabaseFileInfo: Sendable, Equatable {
         let stale = header.map { $0[24..<28] != $0[92..<96] || DatabaseFile.headerField($0, at: 28, count: 4) == 0 }
         plaintextHeaderPageCount = headerCount
         plaintextHeaderPageCountIsStale = stale
-        if stale == true, let size, let pageSize = plaintextPageSize, pageSize > 0 {
-            plaintextPageCount = Int(size / Int64(pageSize))
-        } else {
-            plaintextPageCount = headerCount
-        }
+        let pageSize = plaintextPageSize ?? 0
+        let filePages = size.flatMap { size in pageSize > 0 ? Int(size / Int64(pageSize)) : nil }
+        // A trusted count larger than the file: damaged (SQLite 3.46's lockBtree says SQLITE_CORRUPT).
+        let exceeds = stale.map { !$0 && (headerCount ?? 0) > (filePages ?? Int.max) }
+        plaintextHeaderPageCountExceedsFile = exceeds
+        plaintextPageCount = stale == true || exceeds == true ? filePages : headerCount
         plaintextUserVersion = header.map { DatabaseFile.headerField($0, at: 60, count: 4) }
     }
 }

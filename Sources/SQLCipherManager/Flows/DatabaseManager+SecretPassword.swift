@@ -80,12 +80,7 @@ extension UnlockSecret {
     /// and a recovery key when the bytes have that form (only then is a `String` made of them).
     static func typed(_ password: SecretBytes) -> [UnlockSecret] {
         var secrets: [UnlockSecret] = [.password(password)]
-        let looksLikeRecoveryKey = password.withBytes { bytes in
-            (30...80).contains(bytes.count)
-                && bytes.allSatisfy {
-                    $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: " ") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF)
-                }
-        }
+        let looksLikeRecoveryKey = password.withBytes { RecoveryKey.mayBeRecoveryKey($0) }
         if looksLikeRecoveryKey, let recovery = try? RecoveryKey.secret(parsing: password.passwordText) {
             secrets.append(.recovery(recovery))
         }

@@ -52,12 +52,29 @@ public enum DatabaseTools {
         return url.relativePath
     }
 
+    /// Removes the database's `-journal` when SQLite would never play it back: empty, or its
+    /// header never written (its first 12 bytes zero, as SQLite leaves it until the journaled
+    /// pages are synced, before it changes the database; a crash then leaves the database as it
+    /// was and this journal beside it, until the next write). Removed only while this call holds
+    /// SQLite's RESERVED lock on the database (no connection is writing) and no process has the
+    /// journal open, and only where that can be seen (`/proc`, Linux). A journal with a written
+    /// header (hot) is left to SQLite, which rolls it back when the database is next opened.
+    ///
+    /// - Returns: `true` when a journal was removed; `false` when there was none, or it was not
+    ///   provably inert, or the lock was held by another connection.
+    @discardableResult
+    public static func removeInertJournal(at url: URL) -> Bool {
+        InertJournal.remove(atPath: FileSystem.resolvedPath(url.path))
+    }
+
     /// Finishes or rolls back a rekey, encrypt, decrypt or backup that was interrupted (process
     /// killed, power lost) on the file at `url`, and removes its leftovers (`<file>.scm-journal`,
     /// `<file>.scm-rekey`, `.scm-encrypt`, `.scm-decrypt`, `.scm-backup` and their `-journal`/`-wal`/`-shm`,
     /// `<file>.scm-lock`), and the marker of an interrupted key change in place
-    /// (`<file>.scm-rekeying`: SQLite's journal or WAL settles that change itself). An operation
-    /// that is still running in another process or manager (it holds its `flock`) is left alone.
+    /// (`<file>.scm-rekeying`: SQLite's journal or WAL settles that change itself), and then a
+    /// `-journal` SQLite would never play back (``removeInertJournal(at:)``; a hot one is left
+    /// to SQLite). An operation that is still running in another process or manager (it holds
+    /// its `flock`) is left alone.
     ///
     /// Every create and open runs this first, so apps need to call it only for files they never
     /// open through a manager, such as a plaintext copy written by ``DatabaseManager/decrypt(to:progress:)``.
@@ -74,7 +91,9 @@ public enum DatabaseTools {
     public static func recoverInterruptedOperation(at url: URL) throws -> RecoveryOutcome {
         // A key change in place needs nothing of ours (SQLite's journal or WAL settles it): only its marker goes.
         InPlaceRekeyMarker.takeStale(for: url.path)
-        return try InterruptedOperationRecovery.recover(atPath: url.path)
+        let outcome = try InterruptedOperationRecovery.recover(atPath: url.path)
+        removeInertJournal(at: url)
+        return outcome
     }
 
     // MARK: - Encrypting a plaintext database

@@ -76,7 +76,7 @@ extension DatabaseManager {
             return try body(db)
         }
         let onWriter = lock.isHeldByCurrentThread
-        return try lock.within(.reader(nil), close: close) {
+        return try lock.within(.reader(nil), close: close(forgettingKey:)) {
             guard !onWriter, let lease = try readers.acquire() else {
                 // Not WAL, or inside a write: the writer, in a read transaction (a savepoint when nested).
                 return try withWriterConnection { db in

@@ -28,7 +28,7 @@ extension DatabaseManager {
         if case .reader = lock.innermostScope {
             throw DatabaseManagerError.reentrantCall(call, inside: "read")
         }
-        return try lock.within(.writer, close: close) { try withWriterConnection(body) }
+        return try lock.within(.writer, close: close(forgettingKey:)) { try withWriterConnection(body) }
     }
 
     /// The writer under the lock, its errors translated; no closure scope of its own.

@@ -149,6 +149,7 @@ public final class DatabaseManager: @unchecked Sendable {
         eventStreams.finish()
         observations.finishAll()
         SiblingRegistry.shared.update(self, identity: nil)
+        readers.closeAll()
         database?.connection.close()
     }
 
@@ -246,40 +247,55 @@ public final class DatabaseManager: @unchecked Sendable {
 
     // MARK: - Closing
 
-    /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and keeps the cached
-    /// key, as the original's `closeDatabase` kept its cached password: ``openWithCachedKey()``
-    /// opens it again without asking. For an app going to the background, say. To forget the
-    /// key as well, ``close(forgettingKey:)``. Fires `didCloseDatabase` (``DatabaseEvent/didClose``) when a
-    /// database was open; on a closed manager it does nothing.
+    /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and forgets the key:
+    /// the cached key, the key derived from a password and a key-slot password's digest are
+    /// zeroed (unless a sibling manager on the same file still holds them), and SQLCipher zeroes
+    /// its own copies as each connection closes, so no key material of this manager is left in
+    /// memory. The next open needs the password or key again. Fires `didCloseDatabase`
+    /// (``DatabaseEvent/didClose``) when a database was open, then `didForgetKey`
+    /// (``DatabaseEvent/didForgetKey``) when a key was cached; on a closed manager without a key
+    /// it does nothing.
+    ///
+    /// What the library cannot zero is a `String` the app passed in (`open(password: String)`):
+    /// Swift strings are immutable values the runtime may copy and frees without wiping. An app
+    /// that must leave no copy of a password reads it into ``SecretBytes`` and calls the
+    /// overloads that take one (``open(password:)-(SecretBytes)``, ``create(password:)-(SecretBytes)``,
+    /// ``rekey(password:options:progress:)-(SecretBytes,_,_)``, and on ``keySlots`` the same);
+    /// a key from a ``KeyStore`` never becomes a `String`.
+    ///
+    /// To close but keep the key for ``openWithCachedKey()`` (an app going to the background,
+    /// as the original's `closeDatabase` kept its password), ``close(forgettingKey:)`` with `false`.
     ///
     /// Called from inside one of the manager's own closures, it takes effect once the outermost
     /// of them on this thread has returned (a write commits first): closing at once would pull
     /// the connection from under the closure, or wait for it forever.
     public func close() {
-        if lock.requestClose() { return }
+        close(forgettingKey: true)
+    }
+
+    /// Closes the database as ``close()`` does; with `forgettingKey` `false` the cached key is
+    /// kept, in zeroable memory, for ``openWithCachedKey()`` and ``reopen()`` (an app going to
+    /// the background, say), until a later ``close()`` or the manager's release. Fires
+    /// `didCloseDatabase` when a database was open, then, when it forgets a key, `didForgetKey`.
+    public func close(forgettingKey: Bool) {
+        if lock.requestClose(forgettingKey: forgettingKey) { return }
         locked {
             let wasOpen = database != nil
             closeConnection()
             if wasOpen { notify(.didClose) }
+            guard forgettingKey, cachedKey != nil else { return }
+            forgetKey()
+            notify(.didForgetKey)
         }
     }
 
-    /// Closes the database as ``close()`` does, then, with `forgettingKey`, forgets the cached key
-    /// — the database is locked: its bytes, and the
-    /// derived key's, are zeroed (unless a sibling manager on the same file still holds them),
-    /// and the next open needs the password or key again. For an app's "lock" command or an
-    /// idle timeout. Fires `didCloseDatabase` when a database was open, then `didForgetKey`
-    /// (``DatabaseEvent/didForgetKey``) when a key was cached.
-    public func close(forgettingKey: Bool) {
-        locked {
-            close()
-            guard forgettingKey, cachedKey != nil else { return }
-            cachedKey = nil
-            passwordDigest = nil
-            derivedKey = nil
-            foundCipher = nil
-            notify(.didForgetKey)
-        }
+    /// Zeroes the key material this manager holds (each ``SecretBytes`` wipes itself when its
+    /// last reference goes).
+    func forgetKey() {
+        cachedKey = nil
+        passwordDigest = nil
+        derivedKey = nil
+        foundCipher = nil
     }
 
     /// Closes the connection but keeps the cached key, for ``reopen()``.

@@ -37,6 +37,8 @@ final class ManagerLock: @unchecked Sendable {
     private struct ThreadScopes {
         var stack: [Scope] = []
         var closeRequested = false
+        /// Whether a requested close also forgets the key: `true` when any request said so.
+        var forgetsKey = false
     }
 
     private let condition = NSCondition()
@@ -98,18 +100,18 @@ final class ManagerLock: @unchecked Sendable {
     }
 
     /// Runs `body` marked as inside `scope` on the calling thread; when this was the thread's
-    /// outermost closure and ``requestClose()`` was called inside it, runs `close` after it.
-    func within<T>(_ scope: Scope, close: () -> Void, _ body: () throws -> T) rethrows -> T {
+    /// outermost closure and ``requestClose(forgettingKey:)`` was called inside it, runs `close` after it.
+    func within<T>(_ scope: Scope, close: (_ forgettingKey: Bool) -> Void, _ body: () throws -> T) rethrows -> T {
         let me = Self.currentThread
         scopeLock.withLock { scopes[me, default: ThreadScopes()].stack.append(scope) }
         defer {
-            let closes = scopeLock.withLock { () -> Bool in
+            let closes = scopeLock.withLock { () -> (requested: Bool, forgetsKey: Bool) in
                 scopes[me]?.stack.removeLast()
-                guard scopes[me]?.stack.isEmpty == true else { return false }
+                guard scopes[me]?.stack.isEmpty == true else { return (false, false) }
                 defer { scopes[me] = nil }
-                return scopes[me]?.closeRequested ?? false
+                return (scopes[me]?.closeRequested ?? false, scopes[me]?.forgetsKey ?? false)
             }
-            if closes { close() }
+            if closes.requested { close(closes.forgetsKey) }
         }
         return try body()
     }
@@ -126,11 +128,12 @@ final class ManagerLock: @unchecked Sendable {
 
     /// Asks for a close once the calling thread's outermost closure returns; `false` when the
     /// thread is in no closure (then the caller closes now).
-    func requestClose() -> Bool {
+    func requestClose(forgettingKey: Bool) -> Bool {
         let me = Self.currentThread
         return scopeLock.withLock {
             guard scopes[me] != nil else { return false }
             scopes[me]?.closeRequested = true
+            if forgettingKey { scopes[me]?.forgetsKey = true }
             return true
         }
     }

@@ -38,7 +38,8 @@ public struct PasswordPolicy: Sendable {
 
     /// The rule every policy starts with: not blank.
     static func blankReason(_ password: String) -> String? {
-        password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "it is empty or only whitespace" : nil
+        // A scan, not a trimmed copy: a copy of the password would be left in memory unwiped.
+        password.unicodeScalars.allSatisfy { CharacterSet.whitespacesAndNewlines.contains($0) } ? "it is empty or only whitespace" : nil
     }
 
     /// `true` when the policy accepts the password.

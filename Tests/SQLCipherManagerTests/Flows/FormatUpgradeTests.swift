@@ -161,7 +161,7 @@ struct FormatUpgradeTests {
             return events
         }
         try manager.open(password: LegacyFile.password)
-        manager.close()
+        manager.close(forgettingKey: false)
         #expect(delegate.events == expected)
         let streamed = await collecting.value
         #expect(streamed.count == expected.count)

@@ -51,9 +51,9 @@ struct DerivedKeyTests {
     func wrongPassword() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdManager(table: "CREATE TABLE t(x)")
-        manager.close()
+        manager.close(forgettingKey: false)
         #expect(thrownCase { try manager.open(password: "not-it") } == "incorrectPasswordOrSettings")
-        // The key close() kept is still the right one.
+        // The key close(forgettingKey: false) kept is still the right one.
         try manager.openWithCachedKey()
         manager.close(forgettingKey: true)
         #expect(thrownCase { try manager.open(password: "not-it") } == "incorrectPasswordOrSettings")
@@ -79,9 +79,9 @@ struct DerivedKeyTests {
             let key = try #require(manager.derivedKey?.rawKey)
             key.wipeObserver = { bytes in wiped.allZero = bytes.allSatisfy { $0 == 0 } }
         }
-        manager.close()
+        manager.close(forgettingKey: false)
         #expect(wiped.allZero == nil)
-        manager.close(forgettingKey: true)
+        manager.close()
         #expect(wiped.allZero == true)
     }
 }

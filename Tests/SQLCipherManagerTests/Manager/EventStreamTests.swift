@@ -41,7 +41,7 @@ struct EventStreamTests {
         try await Task.detached {
             try manager.create(password: "first-password")
             try manager.rekey(password: "second-password")
-            manager.close()
+            manager.close(forgettingKey: false)
             _ = try? manager.open(password: "wrong-password")
             try manager.open(password: "second-password")
             manager.close()
@@ -62,7 +62,7 @@ struct EventStreamTests {
         let stream = manager.events()
         manager.close()
         try manager.open(password: "secret")
-        manager.close()
+        manager.close(forgettingKey: false)
         try manager.openWithCachedKey()
         try manager.reopen()
         manager.close(forgettingKey: true)
@@ -97,6 +97,6 @@ struct EventStreamTests {
             for await event in stream { events.append(event) }
             seen.append(events)
         }
-        #expect(seen == [[.didCreate, .didClose], [.didCreate, .didClose]])
+        #expect(seen == [[.didCreate, .didClose, .didForgetKey], [.didCreate, .didClose, .didForgetKey]])
     }
 }

@@ -36,7 +36,7 @@ import Testing
             #expect(shared.databaseExists)
             shared.close()
             try shared.open(password: "secret")
-            #expect(delegate.events == [.didCreate, .didClose, .didOpen])
+            #expect(delegate.events == [.didCreate, .didClose, .didForgetKey, .didOpen])
             #expect(DatabaseManager.shared === shared)
         }
     }

@@ -134,8 +134,21 @@ import Testing
         witness.expectOneZeroedBuffer(of: Self.password.utf8.count)
     }
 
+    /// A manager released without a close zeroes its key too (its connections close in deinit).
+    @Test func theCachedKeyIsZeroedWhenTheManagerIsReleased() throws {
+        let dir = TemporaryDirectory()
+        let witness = WipeWitness()
+        try {
+            let manager = dir.manager()
+            try manager.create(password: Self.password)
+            witness.watch(manager.cachedKey)
+        }()
+        witness.expectOneZeroedBuffer(of: Self.password.utf8.count)
+    }
+
     /// The ways a manager lets go of its cached key.
     enum KeyRelease: String, CaseIterable, Sendable {
+        case close
         case lock
         case rekey
         /// Close a database opened with a raw key, then open another one with a password.
@@ -154,8 +167,11 @@ import Testing
         let witness = WipeWitness()
         witness.watch(manager.cachedKey)
         switch release {
-        case .lock:
+        case .close:
             manager.close()
+            #expect(!manager.hasCachedKey && manager.derivedKey == nil)
+        case .lock:
+            manager.close(forgettingKey: false)
             #expect(manager.hasCachedKey)
             manager.close(forgettingKey: true)
             #expect(!manager.hasCachedKey)

@@ -120,6 +120,7 @@ extension DatabaseManagerError {
         case .notADatabase: "notADatabase"
         case .corrupt: "corrupt"
         case .permissionDenied: "permissionDenied"
+        case .notWritable: "notWritable"
         case .diskFull: "diskFull"
         case .ioError: "ioError"
         case .busy: "busy"

@@ -11,7 +11,7 @@ package struct ExportTarget {
     package let key: SecretBytes?
     /// The copy's cipher pragmas for the attached schema (``Connection/exportSchema``), run
     /// after its key; ignored for a plaintext copy.
-    package let cipherPragmas: [String]
+    let cipherPragmas: [String]
 }
 
 /// What an export learnt about its source.
@@ -19,7 +19,7 @@ package struct ExportResult {
     /// The source's schema, row counts and header values, read in the export's transaction.
     package let fingerprint: DatabaseFingerprint
     /// `true` when the source was in WAL mode (`PRAGMA journal_mode` = `wal`).
-    package let sourceIsWAL: Bool
+    let sourceIsWAL: Bool
 }
 
 // MARK: - Export
@@ -112,7 +112,7 @@ extension Connection {
     /// once: 1.5 × the file's size (each cached page also carries SQLite's bookkeeping, and a
     /// cyclic scan through a cache even slightly too small misses on every page), at most
     /// `limitKiB`, never below `current`'s capacity or SQLite's default 2 MB.
-    package static func scanCacheSize(forFileAt path: String, atLeast current: Int = 0, limitKiB: Int = scanCacheLimitKiB) -> Int {
+    static func scanCacheSize(forFileAt path: String, atLeast current: Int = 0, limitKiB: Int = scanCacheLimitKiB) -> Int {
         let fileKiB = Int((FileSystem.size(of: path) ?? 0) / 1024)
         let kib = fileKiB + fileKiB / 2 + 256
         let wanted = -min(max(kib, 2000), max(limitKiB, 2000))
@@ -126,7 +126,7 @@ extension Connection {
     /// backup of a 129 MB file took 1.51 × a bare export with 32 MiB); the memory is held only
     /// while the export or its check runs, then given back (`cache_size` restored, the
     /// connection closed).
-    package static let scanCacheLimitKiB: Int = {
+    static let scanCacheLimitKiB: Int = {
         let sixteenth = Int(min(ProcessInfo.processInfo.physicalMemory / 16 / 1024, UInt64(Int.max)))
         return min(max(sixteenth, 32 * 1024), 1024 * 1024)
     }()
@@ -141,7 +141,7 @@ package final class ProgressReporter {
 
     package init(_ report: ((Double) -> Void)?) { self.report = report }
 
-    package func callAsFunction(_ fraction: Double) {
+    func callAsFunction(_ fraction: Double) {
         guard let report else { return }
         let value = min(max(fraction, 0), 1)
         guard value - last >= 0.01 || (value == 1 && last < 1) else { return }

@@ -6,11 +6,11 @@ import SQLCipherCore
 /// `PRAGMA application_id`.
 package struct DatabaseFingerprint: Equatable, CustomStringConvertible {
     /// `type name tbl_name sql` of every `sqlite_master` row, sorted.
-    package var schema: [String]
+    var schema: [String]
     /// `count(*)` of every stored table (virtual tables are counted through their shadow tables).
-    package var rowCounts: [String: Int64]
-    package var userVersion: Int64
-    package var applicationID: Int64
+    var rowCounts: [String: Int64]
+    var userVersion: Int64
+    var applicationID: Int64
 
     /// Reads the fingerprint of one schema (`main`, or an attached database's name).
     package init(_ connection: Connection, schema name: String = "main") throws {
@@ -35,12 +35,12 @@ package struct DatabaseFingerprint: Equatable, CustomStringConvertible {
     }
 
     /// An SQL identifier in double quotes.
-    package static func quote(_ identifier: String) -> String {
+    static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// What differs from `other`, in words, for an error message (no row data, only names and counts).
-    package func difference(from other: DatabaseFingerprint) -> String {
+    func difference(from other: DatabaseFingerprint) -> String {
         if schema != other.schema {
             let missing = Set(other.schema).subtracting(schema).count
             let extra = Set(schema).subtracting(other.schema).count

@@ -24,9 +24,9 @@ import SQLCipherCore
 ///   the `-wal` and `-shm` at the path, which by then are the new file's.
 package final class ExclusiveAccess {
     package let connection: Connection
-    package let target: String
+    let target: String
     /// `true` when the file is in WAL mode.
-    package let isWAL: Bool
+    let isWAL: Bool
 
     private init(connection: Connection, target: String, isWAL: Bool) {
         self.connection = connection
@@ -41,7 +41,7 @@ package final class ExclusiveAccess {
     /// - Throws: ``DatabaseManagerError/openElsewhere(path:processID:processName:)`` naming the
     ///   other process, ``DatabaseManagerError/busy(path:underlying:)`` when another connection
     ///   of this process holds it.
-    package static func take(_ connection: Connection, target: String, timeout: TimeInterval) throws -> ExclusiveAccess {
+    static func take(_ connection: Connection, target: String, timeout: TimeInterval) throws -> ExclusiveAccess {
         let access: ExclusiveAccess
         do {
             try connection.executeScript("PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL")
@@ -104,16 +104,16 @@ package final class ExclusiveAccess {
     /// `true` when another connection of this process (one the manager does not know, such as
     /// a plain SQLite connection) has the file open beside this one: it holds no lock between
     /// transactions, and would go on with the old file after the install.
-    package var isOpenTwiceHere: Bool {
+    var isOpenTwiceHere: Bool {
         guard let file = FileSystem.identity(of: target) else { return false }
         return (FileSystem.descriptorsOfThisProcess(on: file) ?? 1) > 1
     }
 
-    package static let sharedHere = SQLiteError(
+    static let sharedHere = SQLiteError(
         extendedCode: .busy, message: "another connection of this process has the database open: close it first")
 
     /// The other processes that have the database or one of its sidecars open.
-    package func otherOpeners() -> [OpenerProcess] {
+    func otherOpeners() -> [OpenerProcess] {
         FileSystem.otherProcesses(withOpenAt: ([""] + FileSystem.sidecarSuffixes).map { target + $0 })
     }
 
@@ -122,7 +122,7 @@ package final class ExclusiveAccess {
     /// then removes the `-wal`, `-shm` and `-journal` and flushes the directory. After this the
     /// file alone holds every committed row, and no sidecar of it (a plaintext `-wal` beside an
     /// encrypted file) can come back after a power loss.
-    package func settle() throws {
+    func settle() throws {
         if isWAL {
             let result = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
             _ = try result.step()
@@ -141,7 +141,7 @@ package final class ExclusiveAccess {
 
     /// A failure after the copy was renamed over the target, when the old file could not be
     /// put back: the journal stays, and recovery finishes the install (``OperationJournal``).
-    package struct LeftForRecovery: Error {
+    struct LeftForRecovery: Error {
         let underlying: any Error
     }
 

@@ -31,14 +31,14 @@ package struct ExportOperation {
     /// Names the temporary file and the journal entry.
     package let kind: Kind
     /// The file the operation replaces or creates.
-    package let target: String
+    let target: String
     package let install: OperationJournal.Install
     /// The copy: the temporary path, its key (`nil` = plaintext) and cipher pragmas.
-    package let copy: ExportTarget
+    let copy: ExportTarget
     /// How long a replace waits for readers to finish, in seconds (the busy timeout).
-    package let busyTimeout: TimeInterval
+    let busyTimeout: TimeInterval
     /// How the copy is opened to verify it.
-    package let copyOpener: CopyOpener
+    let copyOpener: CopyOpener
 
     package init(
         _ kind: Kind, target: String, install: OperationJournal.Install, key: SecretBytes?,

@@ -36,7 +36,7 @@ package struct OperationJournal: Equatable {
 
     /// The largest journal this code writes is a few hundred bytes; a larger file is not ours
     /// and is refused before a byte of it is read.
-    package static let sizeLimit = 16 << 10
+    static let sizeLimit = 16 << 10
 
     /// The operation (`rekey`, `encrypt`, `decrypt`), for diagnosis.
     package let operation: ExportOperation.Kind
@@ -59,7 +59,7 @@ package struct OperationJournal: Equatable {
 
     private static let signature = "sqlciphermanager-journal 1"
 
-    package var encoded: String {
+    var encoded: String {
         var lines = [
             Self.signature, "operation=\(operation.rawValue)", "install=\(install.rawValue)",
             "phase=\(phase.rawValue)", "temporary=\(temporaryName)",

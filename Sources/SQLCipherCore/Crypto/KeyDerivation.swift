@@ -32,7 +32,7 @@ package enum KeyDerivation {
 
     /// Counts the derivations this thread runs while bound with `$counter.withValue`: how the
     /// tests see that an unlock costs one PBKDF2.
-    @TaskLocal package static var counter: DerivationCounter?
+    @TaskLocal static var counter: DerivationCounter?
 
     /// The raw key form `x'<key><salt>'` for `password` (UTF-8, as given to `sqlite3_key`).
     package static func rawKey(
@@ -77,7 +77,7 @@ package enum KeyDerivation {
 }
 
 /// How many key derivations ran while it was bound (``KeyDerivation/counter``).
-package final class DerivationCounter: @unchecked Sendable {
+final class DerivationCounter: @unchecked Sendable {
     // @unchecked: `value` is read and written only under `lock`.
     private let lock = NSLock()
     private var value = 0

@@ -19,7 +19,7 @@ public final class SecretBytes: @unchecked Sendable {
 
     /// Test hook: called by deinit with the buffer right after it was zeroed, before it is
     /// freed. Set and read under a lock, so a test may set it from any thread.
-    package var wipeObserver: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
+    var wipeObserver: (@Sendable (UnsafeRawBufferPointer) -> Void)? {
         get { observerLock.withLock { observer } }
         set { observerLock.withLock { observer = newValue } }
     }

@@ -5,12 +5,12 @@
 /// constants in `POSIX.swift`; compare with `==` or match them in a `switch`.
 package struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C value (`ENOENT` …).
-    package let code: Int32
+    let code: Int32
 
     package init(code: Int32) { self.code = code }
 
     /// The calling thread's `errno`, to be read right after the call that failed and set it.
-    package static var current: Errno { Errno(code: POSIX.errorNumber) }
+    static var current: Errno { Errno(code: POSIX.errorNumber) }
 
     /// The C library's message for it (`strerror`), such as "No such file or directory".
     package var description: String { POSIX.message(for: code) }

@@ -108,7 +108,7 @@ extension FileSystem {
     /// Writes `data` to a new file at `path` (`O_CREAT | O_EXCL | O_NOFOLLOW`: never an existing
     /// file or a symbolic link planted there; owner-only) and flushes it (`fsync`) before
     /// closing. On a failure after the create, the new file is removed again.
-    package static func writeNewFile(_ data: Data, to path: String) throws(Failure) {
+    static func writeNewFile(_ data: Data, to path: String) throws(Failure) {
         let fd = try createNew(path)
         var failure: Failure?
         data.withUnsafeBytes { bytes in
@@ -129,7 +129,7 @@ extension FileSystem {
     /// Creates a new file for writing at `path` and returns its descriptor: `O_CREAT | O_EXCL |
     /// O_NOFOLLOW` (an existing file or a link planted there fails with `EEXIST`), mode 0600
     /// set again with `fchmod` (a umask cannot widen or narrow it).
-    package static func createNew(_ path: String) throws(Failure) -> Int32 {
+    static func createNew(_ path: String) throws(Failure) -> Int32 {
         let fd = try attempt("create", path) { () throws(Errno) in
             try POSIX.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o600)
         }

@@ -5,8 +5,8 @@ import Foundation
 /// A file's device and inode: what stays the same while a file is written and changes when
 /// another file is renamed over its path.
 package struct FileIdentity: Hashable, Sendable {
-    package let device: UInt64
-    package let inode: UInt64
+    let device: UInt64
+    let inode: UInt64
 }
 
 extension FileSystem {

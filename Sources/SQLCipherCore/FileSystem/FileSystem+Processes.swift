@@ -72,7 +72,7 @@ extension FileSystem {
 
     /// The parent's process id from `/proc/<pid>/stat` (the field after the state, which follows
     /// the parenthesized program name), `nil` when unreadable.
-    package static func parentProcessID(_ pid: Int) -> Int? {
+    static func parentProcessID(_ pid: Int) -> Int? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard let close = text.lastIndex(of: ")") else { return nil }
@@ -98,7 +98,7 @@ extension FileSystem {
     }
 
     /// `/proc/<pid>/comm` without its newline, `nil` when there is none.
-    package static func processName(_ pid: Int) -> String? {
+    static func processName(_ pid: Int) -> String? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/comm") else { return nil }
         let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return name.isEmpty ? nil : name

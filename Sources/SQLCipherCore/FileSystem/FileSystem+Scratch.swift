@@ -68,7 +68,7 @@ extension FileSystem {
 
     /// A file created for writing only (``createNew(_:)``: `O_CREAT | O_EXCL | O_NOFOLLOW`, mode
     /// 0600), written in order.
-    package final class NewFile {
+    final class NewFile {
         let path: String
         private let descriptor: Int32
 
@@ -87,7 +87,7 @@ extension FileSystem {
 
     /// Throws (``Failure``, `EINTR`) once an interrupt was requested while the work can be
     /// undone (``Interruption``): a safe point between the pieces of a copy.
-    package static func interruptionCheckpoint(_ path: String) throws(Failure) {
+    static func interruptionCheckpoint(_ path: String) throws(Failure) {
         guard Interruption.stopsHere() else { return }
         throw Failure(operation: "copy", path: path, errno: .interrupted)
     }

@@ -12,7 +12,7 @@ package enum HeaderSaltFile {
     /// The salt file's suffix: `<db>.scm-salt`.
     package static let suffix = ".scm-salt"
     /// The bytes SQLCipher leaves plaintext: SQLite's 32-byte header start, the size iOS needs.
-    package static let plaintextHeaderSize = 32
+    static let plaintextHeaderSize = 32
 
     /// The salt file of the database at `path` (beside the file a symbolic link names).
     package static func path(for database: String) -> String { FileSystem.resolvedPath(database) + suffix }

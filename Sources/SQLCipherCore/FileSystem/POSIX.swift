@@ -137,7 +137,7 @@ extension POSIX {
     package static var processID: Int32 { getpid() }
 
     /// `access`: may this process read (`R_OK`) or write (`W_OK`) the path?
-    package static func isAccessible(_ path: String, writing: Bool) -> Bool { access(path, writing ? W_OK : R_OK) == 0 }
+    static func isAccessible(_ path: String, writing: Bool) -> Bool { access(path, writing ? W_OK : R_OK) == 0 }
 
     /// `true` when the file or directory has the immutable flag (`chattr +i`: the inode flag
     /// `FS_IMMUTABLE_FL` read with `ioctl(FS_IOC_GETFLAGS)` on Linux; `UF_IMMUTABLE` or
@@ -201,7 +201,7 @@ extension POSIX {
     }
 
     /// `chown`.
-    package static func setOwner(_ path: String, user: UInt32, group: UInt32) throws(Errno) {
+    static func setOwner(_ path: String, user: UInt32, group: UInt32) throws(Errno) {
         guard chown(path, uid_t(user), gid_t(group)) == 0 else { throw Errno.current }
     }
 
@@ -209,14 +209,14 @@ extension POSIX {
     package static var effectiveUserID: UInt32 { UInt32(geteuid()) }
 
     /// `realpath`: the path with every symbolic link resolved, `nil` when it cannot be.
-    package static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
     /// `mkdtemp`: a new directory (mode 0700) from a template ending in `XXXXXX`.
-    package static func makeTemporaryDirectory(template: String) throws(Errno) -> String {
+    static func makeTemporaryDirectory(template: String) throws(Errno) -> String {
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else { throw Errno.current }
@@ -224,7 +224,7 @@ extension POSIX {
     }
 
     /// `statvfs`: the bytes an unprivileged process may still write there (`f_bavail × f_frsize`).
-    package static func availableBytes(in path: String) throws(Errno) -> Int64 {
+    static func availableBytes(in path: String) throws(Errno) -> Int64 {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { throw Errno.current }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
@@ -246,7 +246,7 @@ extension POSIX {
 
     /// Zeroes memory with a call the optimiser may not remove as a dead store before `free`
     /// (`explicit_bzero` in glibc, `memset_s` on Apple systems).
-    package static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
+    static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Darwin)
             _ = memset_s(base, buffer.count, 0, buffer.count)
@@ -259,7 +259,7 @@ extension POSIX {
 
     /// A pipe whose ends are close-on-exec and non-blocking: how one thread wakes another
     /// that waits in ``waitReadable(_:timeout:)``.
-    package static func makePipe() throws(Errno) -> (read: Int32, write: Int32) {
+    static func makePipe() throws(Errno) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw Errno.current }
         for fd in ends {
@@ -270,14 +270,14 @@ extension POSIX {
     }
 
     /// Writes one byte, if there is room (a wake-up; a full pipe already wakes).
-    package static func writeByte(_ fd: Int32) {
+    static func writeByte(_ fd: Int32) {
         var byte: UInt8 = 1
         _ = systemWrite(fd, &byte, 1)
     }
 
     /// `poll` for input on `fds`, at most `timeout` seconds: which of them are readable (none
     /// after the timeout or an `EINTR`).
-    package static func waitReadable(_ fds: [Int32], timeout: Double) -> [Bool] {
+    static func waitReadable(_ fds: [Int32], timeout: Double) -> [Bool] {
         var entries = fds.map { descriptor in pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0) }
         let count = poll(&entries, nfds_t(entries.count), Int32(timeout * 1000))
         guard count > 0 else { return fds.map { _ in false } }
@@ -301,10 +301,10 @@ extension POSIX {
     #endif
 
     /// `strerror`: the C library's message for an `errno` value.
-    package static func message(for code: Int32) -> String { String(cString: strerror(code)) }
+    static func message(for code: Int32) -> String { String(cString: strerror(code)) }
 
     /// The calling thread's `errno`.
-    package static var errorNumber: Int32 { errno }
+    static var errorNumber: Int32 { errno }
 }
 
 // The C functions whose names POSIX's own functions take.
@@ -321,19 +321,19 @@ private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
 extension Errno {
     package static let noSuchFile = Errno(code: ENOENT)
     package static let fileExists = Errno(code: EEXIST)
-    package static let permissionDenied = Errno(code: EACCES)
-    package static let notPermitted = Errno(code: EPERM)
-    package static let readOnlyFileSystem = Errno(code: EROFS)
-    package static let noSpace = Errno(code: ENOSPC)
-    package static let quotaExceeded = Errno(code: EDQUOT)
-    package static let fileTooLarge = Errno(code: EFBIG)
-    package static let nameTooLong = Errno(code: ENAMETOOLONG)
-    package static let notADirectory = Errno(code: ENOTDIR)
+    static let permissionDenied = Errno(code: EACCES)
+    static let notPermitted = Errno(code: EPERM)
+    static let readOnlyFileSystem = Errno(code: EROFS)
+    static let noSpace = Errno(code: ENOSPC)
+    static let quotaExceeded = Errno(code: EDQUOT)
+    static let fileTooLarge = Errno(code: EFBIG)
+    static let nameTooLong = Errno(code: ENAMETOOLONG)
+    static let notADirectory = Errno(code: ENOTDIR)
     package static let tooManySymbolicLinks = Errno(code: ELOOP)
-    package static let interrupted = Errno(code: EINTR)
-    package static let wouldBlock = Errno(code: EWOULDBLOCK)
+    static let interrupted = Errno(code: EINTR)
+    static let wouldBlock = Errno(code: EWOULDBLOCK)
     package static let ioError = Errno(code: EIO)
-    package static let noMemory = Errno(code: ENOMEM)
+    static let noMemory = Errno(code: ENOMEM)
 }
 
 extension FileStatus {

@@ -43,7 +43,7 @@ package final class ChangeTracker {
     }
 
     /// A statement about to run that writes `access` (what its compile reported).
-    package func willRun(writing access: TableAccess) { pending.formUnion(access) }
+    func willRun(writing access: TableAccess) { pending.formUnion(access) }
 
     // Moved rather than copied (`swap`): a commit costs one set allocation, the first insert of
     // its transaction.

@@ -14,13 +14,13 @@ internal import CSQLCipher
 /// The same authorizer reports, while ``reporting`` asks for it, which tables the statements
 /// being compiled read and write (``TableAccess``): what an observation's query depends on,
 /// and what a write on the writer changes beyond what the update hook sees.
-package final class CompileCounter {
+final class CompileCounter {
     /// The authorizer's state (`csqlcipher_authorizer_state`), written by SQLite's callback.
     let state: UnsafeMutablePointer<csqlcipher_authorizer_state>
     /// The count, the first field of ``state``.
-    package let pointer: UnsafeMutablePointer<UInt64>
+    let pointer: UnsafeMutablePointer<UInt64>
     /// What the statements compiled while ``reporting`` was set read and wrote.
-    package var access = TableAccess()
+    var access = TableAccess()
 
     package init() {
         state = .allocate(capacity: 1)
@@ -41,7 +41,7 @@ package final class CompileCounter {
     package var value: UInt64 { pointer.pointee }
 
     /// What the authorizer reports: reads, writes (with schema changes), both or nothing.
-    package var reporting: TableAccess.Kinds {
+    var reporting: TableAccess.Kinds {
         get { TableAccess.Kinds(rawValue: state.pointee.report_mask) }
         set { state.pointee.report_mask = newValue.rawValue }
     }

@@ -6,7 +6,7 @@ extension Connection {
     /// Runs one compile (`sqlite3_prepare_v2`) and returns, while the authorizer reports
     /// (``CompileCounter/reporting``), what it reported for this compile alone; the
     /// connection's running ``CompileCounter/access`` gets it too.
-    package func compileReporting(_ compile: () -> Int32) -> (code: Int32, access: TableAccess?) {
+    func compileReporting(_ compile: () -> Int32) -> (code: Int32, access: TableAccess?) {
         guard !compiles.reporting.isEmpty else { return (compile(), nil) }
         let before = compiles.access
         compiles.access = TableAccess()
@@ -20,7 +20,7 @@ extension Connection {
     /// completed with the tables its program opens: SQLite 3.15's authorizer reports the
     /// columns a statement reads, so `SELECT count(*) FROM t` or a view read through `*`
     /// name no table there.
-    package func makeStatement(_ stmt: OpaquePointer, sql: String, access: TableAccess?) -> Statement {
+    func makeStatement(_ stmt: OpaquePointer, sql: String, access: TableAccess?) -> Statement {
         guard var access, compiles.reporting.contains(.reads), let opened = try? tablesOpened(by: stmt) else {
             return Statement(handle: stmt, sql: sql, connection: self, access: access)
         }

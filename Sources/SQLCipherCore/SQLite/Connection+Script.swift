@@ -46,7 +46,7 @@ extension Connection {
     /// The statement that starts at `start`: up to the first `;` that ends a complete statement
     /// (`sqlite3_complete`, so a `;` in a string, a comment or a trigger body does not), else
     /// the rest of the script.
-    package static func statement(startingAt start: UnsafePointer<CChar>) -> String {
+    static func statement(startingAt start: UnsafePointer<CChar>) -> String {
         let rest = String(cString: start)
         var searchFrom = rest.startIndex
         while let semicolon = rest[searchFrom...].firstIndex(of: ";") {

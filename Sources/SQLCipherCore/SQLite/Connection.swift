@@ -42,7 +42,7 @@ package final class Connection {
         }
     }
 
-    package let handle: OpaquePointer
+    let handle: OpaquePointer
     package let path: String
     private var statementCache: [String: Statement] = [:]
     /// The statement of the last cache hit or miss: a loop that runs one SQL string again and
@@ -59,13 +59,13 @@ package final class Connection {
     package private(set) var identity: FileIdentity?
     /// The statements this connection has compiled, re-prepares included (an authorizer that
     /// only counts): how a statement knows its column names still hold.
-    package let compiles = CompileCounter()
+    let compiles = CompileCounter()
     /// The blocks of earlier `fetchAll`s, reused (RowBlockPool.swift).
     package let rowBlocks = RowBlockPool()
     /// The tables this connection's commits change (``trackChanges()``), `nil` until asked for.
     package private(set) var changeTracker: ChangeTracker?
     /// While ``recordingReads(_:)`` runs: the tables read by the cached statements it reused.
-    package var observedReads: Set<String>?
+    var observedReads: Set<String>?
 
     /// Opens the file (`sqlite3_open_v2`) with extended result codes on.
     package init(path: String, mode: Mode) throws {
@@ -95,14 +95,14 @@ package final class Connection {
     // MARK: - Funnel
 
     /// Turns a non-OK, non-ROW, non-DONE return code into a ``SQLiteError``.
-    package func check(_ code: Int32, sql: String? = nil) throws {
+    func check(_ code: Int32, sql: String? = nil) throws {
         guard code != SQLITE_OK, code != SQLITE_ROW, code != SQLITE_DONE else { return }
         throw lastError(code: code, sql: sql)
     }
 
     /// The connection's current error, for a failing return code. An interrupt is noted
     /// here, where every failure passes: a compile reading the schema stops too, not only a step.
-    package func lastError(code: Int32, sql: String?) -> SQLiteError {
+    func lastError(code: Int32, sql: String?) -> SQLiteError {
         if code & 0xFF == SQLITE_INTERRUPT { Interruption.noteFailedStep() }
         let extended = sqlite3_extended_errcode(handle)
         let useExtended = (extended & 0xFF) == (code & 0xFF)
@@ -299,7 +299,7 @@ package final class Connection {
 
     /// How many of this connection's statements are stepped and not yet reset
     /// (`sqlite3_next_stmt`, `sqlite3_stmt_busy`): each one holds a read.
-    package var busyStatementCount: Int {
+    var busyStatementCount: Int {
         var count = 0
         var statement = sqlite3_next_stmt(handle, nil)
         while let current = statement {
@@ -310,7 +310,7 @@ package final class Connection {
     }
 
     /// Drops every cached statement (before a schema swap or a close).
-    package func clearStatementCache() {
+    func clearStatementCache() {
         lastStatement = nil
         statementCache.removeAll()
     }
@@ -321,7 +321,7 @@ package final class Connection {
     package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// `sqlite3_total_changes`.
-    package var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 
     /// `sqlite3_last_insert_rowid`.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -24,7 +24,7 @@ public struct DatabaseValueBinder {
     /// The statement, retained: a binder kept past its `bind(to:)` call (which it should not
     /// be) still refers to a live object, never to freed memory. The fixed-arity binds
     /// (Statement+Fixed.swift) leave the retain a few instructions a row of a bulk insert.
-    @usableFromInline package let statement: Statement
+    @usableFromInline let statement: Statement
     /// The 1-based parameter index.
     @usableFromInline package let index: Int32
 
@@ -41,7 +41,7 @@ public struct DatabaseValueBinder {
     package func bind(double value: Double) throws { try live().bind(double: value, at: index) }
     package func bind(text value: String) throws { try live().bind(text: value, at: index) }
     package func bind(blob value: Data) throws { try live().bind(blob: value, at: index) }
-    package func bindNull() throws { try live().bindNull(at: index) }
+    func bindNull() throws { try live().bindNull(at: index) }
 
     /// The statement, unless a binder kept past its call is used after the connection closed
     /// and finalized it: then `misuse`, and no C call on the freed handle.

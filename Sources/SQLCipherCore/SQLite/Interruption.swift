@@ -64,7 +64,7 @@ package enum Interruption {
 
     /// `true` (and recorded in ``hasStoppedWork``) when a request is pending and this thread's
     /// work is undoable: the caller stops here.
-    package static func stopsHere() -> Bool {
+    static func stopsHere() -> Bool {
         guard isRequested, scopes.isUndoable else { return false }
         state.lock.withLock { state.stoppedWork = true }
         return true
@@ -102,20 +102,20 @@ package enum Interruption {
     /// Records that a step or compile failed after a request in an undoable scope:
     /// `SQLITE_INTERRUPT` itself, or the error a SQL function (`sqlcipher_export`) makes of it.
     /// (Outside one, the failure is reported as what it is.)
-    package static func noteFailedStep() {
+    static func noteFailedStep() {
         guard isRequested, scopes.isUndoable else { return }
         state.lock.withLock { state.stoppedWork = true }
     }
 
     /// The error an interrupted step or checkpoint throws.
-    package static let interruptedError = SQLiteError(extendedCode: .interrupt, message: "interrupted")
+    static let interruptedError = SQLiteError(extendedCode: .interrupt, message: "interrupted")
 
-    package static func register(_ handle: OpaquePointer) {
+    static func register(_ handle: OpaquePointer) {
         state.lock.withLock { _ = state.handles.insert(UInt(bitPattern: handle)) }
     }
 
     /// Removes `handle`, then runs `close` under the lock, so no interrupt reaches a closed handle.
-    package static func unregister(_ handle: OpaquePointer, closing close: () -> Void) {
+    static func unregister(_ handle: OpaquePointer, closing close: () -> Void) {
         state.lock.withLock {
             state.handles.remove(UInt(bitPattern: handle))
             close()

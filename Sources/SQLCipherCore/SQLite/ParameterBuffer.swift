@@ -85,7 +85,7 @@ package final class ParameterBuffer {
     }
 
     /// Copies `data`'s bytes into the arena.
-    package func setBlob(_ index: Int, _ data: Data) {
+    func setBlob(_ index: Int, _ data: Data) {
         slots[index] = data.withUnsafeBytes { store(.blob, $0) }
     }
 

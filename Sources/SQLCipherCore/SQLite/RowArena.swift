@@ -16,10 +16,10 @@
 /// when it returns, so no other thread reads a block while it is written.
 package struct RowArena {
     /// The largest block, in bytes (16 KiB: about 80 rows of 200 bytes).
-    package static let blockLimit = 16 * 1024
+    static let blockLimit = 16 * 1024
 
     /// The rows' column names, in every block's header.
-    package let names: [String]
+    let names: [String]
     /// Where full-size blocks come from (the connection's, reused across `fetchAll`s), or `nil`.
     private let pool: RowBlockPool?
 
@@ -39,7 +39,7 @@ package struct RowArena {
 
     /// A storage for `count` columns and `byteCount` bytes in the current block (or a new
     /// one), and where to write it, once.
-    package mutating func allocate(count: Int, byteCount: Int) -> (RowStorage, UnsafeMutableRawPointer) {
+    mutating func allocate(count: Int, byteCount: Int) -> (RowStorage, UnsafeMutableRawPointer) {
         RowStorage.checkSize(byteCount)
         let size = RowStorage.size(count: count, byteCount: byteCount)
         guard size <= Self.blockLimit / 4 else { return RowStorage.allocate(count: count, byteCount: byteCount, names: names) }
@@ -56,7 +56,7 @@ package struct RowArena {
     /// end (`write` gets where and how many bytes it may use, and returns the length of the
     /// row's texts and blobs, or -1 when the row does not fit), or `nil` when there is no
     /// block yet or the row does not fit: then ``allocate(count:byteCount:)`` sizes one.
-    package mutating func copy(count: Int, _ write: (UnsafeMutablePointer<UInt8>, Int64) -> Int64) -> RowStorage? {
+    mutating func copy(count: Int, _ write: (UnsafeMutablePointer<UInt8>, Int64) -> Int64) -> RowStorage? {
         guard let buffer, let base else { return nil }
         // A row larger than a quarter of the limit never shares a block.
         let room = Swift.min(capacity - used, Self.blockLimit / 4)

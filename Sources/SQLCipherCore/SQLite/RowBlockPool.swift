@@ -15,7 +15,7 @@
 package final class RowBlockPool {
     /// The most block memory a connection keeps for reuse (32 MiB: 2,048 blocks, the rows of a
     /// `fetchAll` of about 150k rows of 200 bytes).
-    package static let byteLimit = 32 * 1024 * 1024
+    static let byteLimit = 32 * 1024 * 1024
 
     private var blocks: [RowStorage.Buffer] = []
     /// Where the next ``take(names:)`` looks: blocks before it were handed out (or held by
@@ -26,11 +26,11 @@ package final class RowBlockPool {
     package var count: Int { blocks.count }
 
     /// A new `fetchAll` starts: every kept block may be free again.
-    package func rewind() { next = 0 }
+    func rewind() { next = 0 }
 
     /// A kept full-size block that no row holds, with `names` as its header, or a new one
     /// (kept while the pool is under its limit).
-    package func take(names: [String]) -> RowStorage.Buffer {
+    func take(names: [String]) -> RowStorage.Buffer {
         while next < blocks.count {
             defer { next += 1 }
             if isKnownUniquelyReferenced(&blocks[next]) {
@@ -48,7 +48,7 @@ package final class RowBlockPool {
     }
 
     /// Lets go of every kept block (the connection closes); rows still in them keep them alive.
-    package func drain() {
+    func drain() {
         blocks = []
         next = 0
     }

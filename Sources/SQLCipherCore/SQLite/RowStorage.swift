@@ -12,7 +12,7 @@ import Foundation
 package struct RowStorage {
     /// The storage classes, as SQLite numbers them (`SQLITE_INTEGER` … `SQLITE_NULL`).
     @usableFromInline
-    package enum Tag: UInt8 {
+    enum Tag: UInt8 {
         case integer = 1
         case real, text, blob, null
     }
@@ -22,23 +22,23 @@ package struct RowStorage {
     /// ``Row`` is only this reference and its place in the block). The count and offset are
     /// kept beside the reference, so reading a value touches no class property.
     @usableFromInline
-    package final class Buffer: ManagedBuffer<[String], UInt64> {}
+    final class Buffer: ManagedBuffer<[String], UInt64> {}
 
-    @usableFromInline package let buffer: Buffer
+    @usableFromInline let buffer: Buffer
     /// Where this row starts in ``buffer``, in bytes (a multiple of 8; 0 for a block of its own).
-    @usableFromInline package let offset: Int32
+    @usableFromInline let offset: Int32
     /// The number of columns.
-    @usableFromInline package let columns: Int32
+    @usableFromInline let columns: Int32
 
     /// The number of columns.
     @inlinable package var count: Int { Int(columns) }
 
     /// Where the cells start: after the tags, rounded up to 8 bytes.
     @inlinable
-    package static func cellsOffset(count: Int) -> Int { (count + 7) & ~7 }
+    static func cellsOffset(count: Int) -> Int { (count + 7) & ~7 }
     /// Where the bytes start.
     @inlinable
-    package static func bytesOffset(count: Int) -> Int { cellsOffset(count: count) + 8 * count }
+    static func bytesOffset(count: Int) -> Int { cellsOffset(count: count) + 8 * count }
     /// The bytes a row of `count` columns and `byteCount` bytes of text and blobs takes,
     /// rounded up to 8.
     package static func size(count: Int, byteCount: Int) -> Int { (bytesOffset(count: count) + byteCount + 7) & ~7 }
@@ -57,7 +57,7 @@ package struct RowStorage {
 
     /// A block of its own for `count` columns and `byteCount` bytes, and where to write them
     /// (8-byte aligned), once, before the storage is shared.
-    package static func allocate(count: Int, byteCount: Int, names: [String]) -> (RowStorage, UnsafeMutableRawPointer) {
+    static func allocate(count: Int, byteCount: Int, names: [String]) -> (RowStorage, UnsafeMutableRawPointer) {
         checkSize(byteCount)
         let created = Buffer.create(minimumCapacity: size(count: count, byteCount: byteCount) / 8) { _ in names }
         let buffer = unsafeDowncast(created, to: Buffer.self)
@@ -66,7 +66,7 @@ package struct RowStorage {
     }
 
     /// Offsets and lengths are 32-bit (a text or blob is at most 2 GiB in SQLite).
-    package static func checkSize(_ byteCount: Int) {
+    static func checkSize(_ byteCount: Int) {
         precondition(byteCount <= Int(UInt32.max), "a row of more than 4 GiB of text and blobs")
     }
 
@@ -76,7 +76,7 @@ package struct RowStorage {
 
     /// The row's first byte (its tags) in ``buffer``, valid during `body`.
     @inlinable @inline(__always)
-    package func withBase<R>(_ body: (UnsafeRawPointer) -> R) -> R {
+    func withBase<R>(_ body: (UnsafeRawPointer) -> R) -> R {
         buffer.withUnsafeMutablePointerToElements { body(UnsafeRawPointer($0) + Int(offset)) }
     }
 
@@ -150,7 +150,7 @@ package struct RowStorage {
     }
 
     @inlinable
-    package func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
+    func cell(at index: Int, ifTagged tag: Tag) -> Int64? {
         withBase { base in
             guard base.load(fromByteOffset: index, as: UInt8.self) == tag.rawValue else { return nil }
             return base.loadUnaligned(fromByteOffset: Self.cellsOffset(count: count) + 8 * index, as: Int64.self)

@@ -8,7 +8,7 @@ import Foundation
 enum SQLiteDateText {
     /// `YYYY-MM-DD HH:MM:SS.SSS` in UTC, the milliseconds rounded to the nearest: the text
     /// SQLite's `strftime('%Y-%m-%d %H:%M:%f')` writes, and GRDB stores.
-    package static func format(_ date: Date) -> String {
+    static func format(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         // A date beyond Int64 milliseconds (about 292 million years) is clamped, not trapped.
         let total = Int64(exactly: milliseconds) ?? (milliseconds < 0 ? Int64.min / 2 : Int64.max / 2)
@@ -25,7 +25,7 @@ enum SQLiteDateText {
     /// `HH:MM:SS.SSS` alone (on 2000-01-01, as SQLite reads them); a time may end with `Z` or a
     /// `+HH:MM` / `-HH:MM` offset (the local time it gives, east of UTC), otherwise it is UTC.
     /// Spaces after the text are ignored, as SQLite ignores them (not before it).
-    package static func parse(_ text: String) -> Date? {
+    static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         var days = daysFromCivil(year: 2000, month: 1, day: 1)
         if let date = scanner.date() {
@@ -47,7 +47,7 @@ enum SQLiteDateText {
     // MARK: - Calendar arithmetic (Howard Hinnant's civil-from-days algorithms)
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
-    package static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -57,7 +57,7 @@ enum SQLiteDateText {
     }
 
     /// The proleptic Gregorian date of a count of days since 1970-01-01.
-    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -88,18 +88,18 @@ enum SQLiteDateText {
 /// A cursor over the UTF-8 of a time value.
 private struct Scanner {
     package let bytes: [UInt8]
-    package var position = 0
+    var position = 0
 
     package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    package var atEnd: Bool { position == bytes.count }
+    var atEnd: Bool { position == bytes.count }
 
-    package mutating func skipSpaces() {
+    mutating func skipSpaces() {
         while position < bytes.count, bytes[position] == UInt8(ascii: " ") { position += 1 }
     }
 
     /// Exactly `count` digits, or `nil` (the position unchanged).
-    package mutating func digits(_ count: Int) -> Int64? {
+    mutating func digits(_ count: Int) -> Int64? {
         guard position + count <= bytes.count else { return nil }
         var value: Int64 = 0
         for byte in bytes[position..<position + count] {
@@ -111,14 +111,14 @@ private struct Scanner {
     }
 
     /// `byte` next: consumed, `true`.
-    package mutating func take(_ byte: Character) -> Bool {
+    mutating func take(_ byte: Character) -> Bool {
         guard position < bytes.count, let ascii = byte.asciiValue, bytes[position] == ascii else { return false }
         position += 1
         return true
     }
 
     /// `YYYY-MM-DD` as days since 1970, or `nil` with the position unchanged (a time alone).
-    package mutating func date() -> Int64? {
+    mutating func date() -> Int64? {
         let start = position
         guard let year = digits(4), take("-"), let month = digits(2), take("-"), let day = digits(2),
             (1...12).contains(month), (1...31).contains(day)
@@ -130,7 +130,7 @@ private struct Scanner {
     }
 
     /// The space or `T` between a date and its time; `false` when the text has no time.
-    package mutating func separator() -> Bool {
+    mutating func separator() -> Bool {
         let start = position
         guard take(" ") || take("T") || take("t") else { return false }
         while take(" ") {}
@@ -141,7 +141,7 @@ private struct Scanner {
 
     /// `HH:MM[:SS[.fraction]]`: whole seconds since midnight, and the fraction as a count of
     /// `1 / scale` second (up to microseconds; further digits are dropped).
-    package mutating func time() -> (seconds: Int64, fraction: Int64, scale: Int64)? {
+    mutating func time() -> (seconds: Int64, fraction: Int64, scale: Int64)? {
         guard let hour = digits(2), take(":"), let minute = digits(2), hour < 24, minute < 60 else { return nil }
         let seconds = hour * 3600 + minute * 60
         guard take(":") else { return (seconds, 0, 1) }
@@ -162,7 +162,7 @@ private struct Scanner {
 
     /// The offset east of UTC in seconds: 0 for none or `Z`, `±HH:MM` otherwise; `nil` when
     /// something else follows the time.
-    package mutating func zone() -> Int64? {
+    mutating func zone() -> Int64? {
         while take(" ") {}
         if take("Z") || take("z") { return 0 }
         let sign: Int64

@@ -6,7 +6,7 @@ internal import CSQLCipher
 /// which SQL a feature may use (UPSERT needs 3.24, for example).
 package enum SQLiteLibrary {
     /// `sqlite3_libversion_number()`: 3015002 for 3.15.2.
-    package static let versionNumber = Int(sqlite3_libversion_number())
+    static let versionNumber = Int(sqlite3_libversion_number())
 
     /// `true` when the linked SQLite is `major.minor.patch` or newer.
     package static func isAtLeast(_ major: Int, _ minor: Int, _ patch: Int = 0) -> Bool {
@@ -15,7 +15,7 @@ package enum SQLiteLibrary {
 
     /// `true` when the linked SQLite was built with `option`, named without its `SQLITE_`
     /// prefix (`"ENABLE_FTS5"`): `sqlite3_compileoption_used`.
-    package static func isBuilt(with option: String) -> Bool {
+    static func isBuilt(with option: String) -> Bool {
         sqlite3_compileoption_used(option) != 0
     }
 

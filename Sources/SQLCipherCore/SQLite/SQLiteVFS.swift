@@ -16,11 +16,11 @@ import Foundation
 enum SQLiteVFS {
     /// The longest absolute path SQLite's default VFS opens (`sqlite3_vfs.mxPathname`: 512 on
     /// Unix up to SQLite 3.x): a longer one fails with `SQLITE_CANTOPEN`.
-    package static let maximumPathLength: Int = Int(sqlite3_vfs_find(nil)?.pointee.mxPathname ?? 512)
+    static let maximumPathLength: Int = Int(sqlite3_vfs_find(nil)?.pointee.mxPathname ?? 512)
 
     /// Up to `count` bytes from the start of `path` (fewer for a shorter file), or `nil` when
     /// it cannot be opened. Call only for a regular file (a FIFO would block).
-    package static func prefix(of path: String, count: Int) -> [UInt8]? {
+    static func prefix(of path: String, count: Int) -> [UInt8]? {
         guard let vfs = sqlite3_vfs_find(nil), let open = vfs.pointee.xOpen else { return nil }
         let size = Int(vfs.pointee.szOsFile)
         let storage = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)

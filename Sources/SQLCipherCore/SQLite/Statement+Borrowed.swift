@@ -19,7 +19,7 @@ extension Statement {
     /// runs `body` (which steps) while the bytes are lent; a string without contiguous UTF-8
     /// (bridged, lazily decoded) is bound with a copy.
     @usableFromInline
-    package func withBorrowed(text string: String, at index: Int32, _ body: () throws -> Void) throws {
+    func withBorrowed(text string: String, at index: Int32, _ body: () throws -> Void) throws {
         let done: Void? = try string.utf8.withContiguousStorageIfAvailable { bytes in
             try check(bindResult: csqlcipher_bind_text_nocopy(handle, index, bytes.baseAddress, Int32(bytes.count)))
             try body()
@@ -33,7 +33,7 @@ extension Statement {
     /// Binds `data`'s bytes without a copy (`SQLITE_STATIC`) at a 1-based index and runs `body`
     /// while they are lent; an empty `Data` binds an empty blob, not NULL.
     @usableFromInline
-    package func withBorrowed(blob data: Data, at index: Int32, _ body: () throws -> Void) throws {
+    func withBorrowed(blob data: Data, at index: Int32, _ body: () throws -> Void) throws {
         try data.withUnsafeBytes { bytes in
             let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
             try check(bindResult: csqlcipher_bind_blob_nocopy(handle, index, base, Int32(bytes.count)))
@@ -46,7 +46,7 @@ extension Statement {
     /// ``DatabaseValueConvertible/bind(to:)``. The type tests are constants once the caller is
     /// specialised.
     @inlinable
-    package func withBinding<A: DatabaseValueConvertible>(_ value: A, at index: Int32, _ body: () throws -> Void) throws {
+    func withBinding<A: DatabaseValueConvertible>(_ value: A, at index: Int32, _ body: () throws -> Void) throws {
         if A.self == String.self {
             try withBorrowed(text: value as! String, at: index, body)
         } else if A.self == String?.self, let text = value as! String? {

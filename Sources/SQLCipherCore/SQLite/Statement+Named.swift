@@ -47,7 +47,7 @@ extension Statement {
     }
 
     /// Each parameter's name with its prefix (`sqlite3_bind_parameter_name`), `nil` for `?`.
-    package func readParameterNames() -> [String?] {
+    func readParameterNames() -> [String?] {
         let count = sqlite3_bind_parameter_count(handle)
         guard count > 0 else { return [] }
         return (1...count).map { index in sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) } }

@@ -6,7 +6,7 @@ import Foundation
 extension Statement {
     /// The scratch buffer of ``rowStorage(names:)``: 1 KiB, which Swift keeps on the stack (a larger
     /// temporary allocation goes to the heap).
-    package static let scratchBytes = 1024
+    static let scratchBytes = 1024
 
     /// The current row's values copied into one ``RowStorage`` block of its own. A row of up
     /// to 1 KiB is copied in one C loop into a scratch buffer on the stack

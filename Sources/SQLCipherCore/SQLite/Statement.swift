@@ -8,21 +8,21 @@ import Foundation
 /// ``PreparedStatement`` entry points; its members stay internal.
 @usableFromInline
 package final class Statement {
-    package let handle: OpaquePointer
+    let handle: OpaquePointer
     package let sql: String
     private unowned let connection: Connection
     /// The parameters' names (``readParameterNames()``), read once per statement: a cached
     /// statement bound by name again and again reads them from SQLite only the first time.
-    package lazy var parameterNames: [String?] = readParameterNames()
+    lazy var parameterNames: [String?] = readParameterNames()
     /// The column names as last read (``currentColumnNames()``), shared by the rows it copies.
-    package var cachedColumnNames: [String]?
+    var cachedColumnNames: [String]?
     /// The same names as NUL-terminated UTF-8, one after the other, for the comparison.
-    package var packedColumnNames: [CChar] = []
+    var packedColumnNames: [CChar] = []
     /// The connection's compile count when ``cachedColumnNames`` were last known to be the
     /// statement's: while it is unchanged the statement cannot have been re-prepared.
-    package var columnNamesCompile: UInt64 = 0
+    var columnNamesCompile: UInt64 = 0
     /// The connection's ``CompileCounter`` (kept here: the unowned connection is costly to load).
-    package let compiles: CompileCounter
+    let compiles: CompileCounter
     /// Bumped by every step, reset and ``finalize()``: a `RowView` remembers the value of
     /// the step that produced it and is valid only while it is unchanged.
     ///
@@ -37,10 +37,10 @@ package final class Statement {
     @usableFromInline @exclusivity(unchecked) package private(set) var isFinalized = false
     /// `true` while a ``RowCursor`` steps this statement (`Connection.leaseStatement`): the
     /// statement cache never hands it to another call meanwhile.
-    package var isLeased = false
+    var isLeased = false
 
     /// The tables the statement reads, when its compile reported them (an observation's query).
-    package let readTables: Set<String>?
+    let readTables: Set<String>?
     /// What it writes and the connection's tracker, when the connection tracks its commits.
     private let writes: (tables: TableAccess, tracker: ChangeTracker)?
 
@@ -127,7 +127,7 @@ package final class Statement {
     }
 
     /// `sqlite3_bind_null` at a 1-based index.
-    package func bindNull(at index: Int32) throws {
+    func bindNull(at index: Int32) throws {
         try check(bindResult: sqlite3_bind_null(handle, index))
     }
 
@@ -156,7 +156,7 @@ package final class Statement {
 
     /// Only a failure needs the connection (an unowned reference, costly to load per value).
     @inline(__always)
-    package func check(bindResult rc: Int32) throws {
+    func check(bindResult rc: Int32) throws {
         if rc != SQLITE_OK { try bindFailed(rc) }
     }
 
@@ -245,7 +245,7 @@ package final class Statement {
     }
 
     /// The current row's values.
-    package func rowValues() -> [DatabaseValue] {
+    func rowValues() -> [DatabaseValue] {
         (0..<Int32(columnCount)).map { value(at: $0) }
     }
 

@@ -3,28 +3,28 @@
 /// The tables of the main database that statements read or write, by lowercased name (SQLite
 /// compares table names without case), and whether one changes the schema.
 package struct TableAccess: Sendable, Equatable {
-    package var reads: Set<String> = []
+    var reads: Set<String> = []
     package var writes: Set<String> = []
     package var changesSchema = false
 
     /// Which accesses the authorizer reports (`CSQLCIPHER_REPORT_*`).
-    package struct Kinds: OptionSet {
+    struct Kinds: OptionSet {
         package let rawValue: Int32
         package init(rawValue: Int32) { self.rawValue = rawValue }
-        package static let reads = Kinds(rawValue: 1)
+        static let reads = Kinds(rawValue: 1)
         /// Writes and schema changes.
         package static let writes = Kinds(rawValue: 2)
     }
 
-    package var isEmpty: Bool { reads.isEmpty && writes.isEmpty && !changesSchema }
+    var isEmpty: Bool { reads.isEmpty && writes.isEmpty && !changesSchema }
 
-    package mutating func formUnion(_ other: TableAccess) {
+    mutating func formUnion(_ other: TableAccess) {
         reads.formUnion(other.reads)
         writes.formUnion(other.writes)
         changesSchema = changesSchema || other.changesSchema
     }
 
-    package func union(_ other: TableAccess) -> TableAccess {
+    func union(_ other: TableAccess) -> TableAccess {
         var result = self
         result.formUnion(other)
         return result

@@ -7,7 +7,7 @@ import SQLCipherCore
 package struct UnlockedSlot {
     package let index: Int
     package let dataKey: SecretBytes
-    package let secretKey: SecretBytes
+    let secretKey: SecretBytes
 }
 
 extension KeySlotFile {

@@ -7,34 +7,34 @@ import SQLCipherCore
 /// slots, as JSON (binary fields in base64), with an authenticator over all of it keyed with
 /// the data key. Nothing in it is key material in clear.
 package struct KeySlotFile: Codable, Equatable {
-    package static let formatName = "sqlciphermanager-key-slots"
-    package static let currentVersion = 1
+    static let formatName = "sqlciphermanager-key-slots"
+    static let currentVersion = 1
     /// The first 8 bytes of a key-slot database's salt (its first 16 bytes on disk), so that a
     /// database whose slot file is missing is recognised without a key.
     package static let saltMarker = Array("SCM-KEYS".utf8)
 
-    package var format = Self.formatName
-    package var version = Self.currentVersion
+    var format = Self.formatName
+    var version = Self.currentVersion
     /// 16 random bytes naming the database; its first 8 are the second half of the database's salt.
     package var databaseID: Data
     /// Incremented by each data-key rotation; bound into every sealed data key.
     package var generation: Int
     /// The highest slot id ever used, so ids are never reused.
-    package var lastSlotID: Int
+    var lastSlotID: Int
     /// Incremented by every write of the file (create, add, remove, change-password, rotate)
     /// and recorded inside the encrypted database (``KeySlotRevision``): an older copy of the
     /// file put back is refused. Bound into the authenticator; `nil` in files written before
     /// revisions (read as 0).
-    package var revision: Int?
+    var revision: Int?
     /// Only in a `.next` file of a conversion back to a password: afterwards the database is
     /// keyed with the password itself and has no slot file.
     package var passwordKeyed: Bool?
     package var slots: [KeySlotRecord]
-    package var authenticator: Data
+    var authenticator: Data
     /// Unkeyed BLAKE2b of every field and the authenticator: catches a damaged or hand-edited
     /// file before any key is tried (an attacker can recompute it; the AEAD tags and the
     /// authenticator are what they cannot forge).
-    package var checksum = Data()
+    var checksum = Data()
 
     package init(databaseID: Data, generation: Int = 1) {
         self.databaseID = databaseID
@@ -46,19 +46,19 @@ package struct KeySlotFile: Codable, Equatable {
     }
 
     /// The salt the database file carries: the marker, then 8 bytes of the identity.
-    package var databaseSalt: [UInt8] { Self.saltMarker + Array(databaseID.prefix(8)) }
+    var databaseSalt: [UInt8] { Self.saltMarker + Array(databaseID.prefix(8)) }
 
     // MARK: - Authenticator
 
     /// Keyed BLAKE2b of every field, with a key BLAKE2b-derived from the data key.
-    package func authenticatorValue(dataKey: SecretBytes) -> SecretBytes {
+    func authenticatorValue(dataKey: SecretBytes) -> SecretBytes {
         let label = Data("scm-keys/1 authenticator key".utf8)
         let key = label.withUnsafeBytes { Sodium.hash([$0], key: dataKey) }
         return canonicalBytes().withUnsafeBytes { Sodium.hash([$0], key: key) }
     }
 
     /// BLAKE2b of every field and the authenticator.
-    package var checksumValue: Data {
+    var checksumValue: Data {
         (canonicalBytes() + authenticator).withUnsafeBytes { Sodium.hash([$0], key: nil) }.withBytes { Data($0) }
     }
 
@@ -91,14 +91,14 @@ package struct KeySlotFile: Codable, Equatable {
 
     // MARK: - Encoding
 
-    package func encoded() throws -> Data {
+    func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
     /// Parses and checks a file's bytes: format, version, field lengths, unique ids, costs in range.
-    package static func decode(_ data: Data, path: String) throws -> KeySlotFile {
+    static func decode(_ data: Data, path: String) throws -> KeySlotFile {
         let file: KeySlotFile
         do {
             file = try JSONDecoder().decode(KeySlotFile.self, from: data)
@@ -130,14 +130,14 @@ package struct KeySlotFile: Codable, Equatable {
     // MARK: - Work budget
 
     /// The most slots a file may have (LUKS2 has 32).
-    package static let maximumSlots = 64
+    static let maximumSlots = 64
     /// The most Argon2id work one unlock may cost, in passes × KiB: one slot at
     /// ``Argon2Parameters/maximum`` (64 passes over 1 GiB). A wrong password tries every
     /// password slot, so it is the sum over them that is bounded, checked before any derivation.
-    package static let maximumWork = Argon2Parameters.maximum.opsLimit * Argon2Parameters.maximum.memoryKiB
+    static let maximumWork = Argon2Parameters.maximum.opsLimit * Argon2Parameters.maximum.memoryKiB
 
     /// The total Argon2id work of the password slots, in passes × KiB.
-    package var work: Int { slots.compactMap(\.argon2).reduce(0) { $0 + $1.opsLimit * $1.memoryKiB } }
+    var work: Int { slots.compactMap(\.argon2).reduce(0) { $0 + $1.opsLimit * $1.memoryKiB } }
 
     /// Why the file passes the budget, `nil` when it does not.
     package func budgetExcess() -> String? {

@@ -41,7 +41,7 @@ public struct KeySlotOptions: Sendable, Hashable {
 
     /// Throws ``KeySlotError/weakKeyDerivation(_:minimum:)`` or ``KeySlotError/invalidKeyDerivation(_:)``
     /// for parameters this configuration does not accept.
-    package func check(_ parameters: Argon2Parameters) throws {
+    func check(_ parameters: Argon2Parameters) throws {
         guard parameters.isInRange else { throw KeySlotError.invalidKeyDerivation(parameters) }
         guard parameters.meetsFloor || allowsWeakKeyDerivation else {
             throw KeySlotError.weakKeyDerivation(parameters, minimum: .minimum)

@@ -31,14 +31,14 @@ extension KeySlotRecord {
     }
 
     /// Seals the slot's secret key under `kek`, bound to the slot's current fields.
-    package mutating func sealSecretKey(_ secretKey: SecretBytes, kek: SecretBytes, databaseID: Data) {
+    mutating func sealSecretKey(_ secretKey: SecretBytes, kek: SecretBytes, databaseID: Data) {
         let sealed = Sodium.seal(secretKey, key: kek, associatedData: secretKeyBinding(databaseID: databaseID))
         secretNonce = sealed.nonce
         sealedSecretKey = sealed.sealed
     }
 
     /// Seals `dataKey` to the slot's public key with a fresh ephemeral key pair.
-    package mutating func sealDataKey(_ dataKey: SecretBytes, databaseID: Data, generation: Int) throws {
+    mutating func sealDataKey(_ dataKey: SecretBytes, databaseID: Data, generation: Int) throws {
         let ephemeralSecret = Sodium.random(Sodium.keyLength)
         ephemeralKey = try Sodium.publicKey(of: ephemeralSecret)
         let wrapping = Self.wrappingKey(
@@ -49,12 +49,12 @@ extension KeySlotRecord {
     }
 
     /// The slot's secret key, or `nil` when `kek` is not this slot's (wrong secret) or a bound field changed.
-    package func openSecretKey(kek: SecretBytes, databaseID: Data) -> SecretBytes? {
+    func openSecretKey(kek: SecretBytes, databaseID: Data) -> SecretBytes? {
         Sodium.open(sealedSecretKey, nonce: secretNonce, key: kek, associatedData: secretKeyBinding(databaseID: databaseID))
     }
 
     /// The data key sealed to this slot, or `nil` when the seal or a bound field was changed.
-    package func openDataKey(secretKey: SecretBytes, databaseID: Data, generation: Int) -> SecretBytes? {
+    func openDataKey(secretKey: SecretBytes, databaseID: Data, generation: Int) -> SecretBytes? {
         guard let shared = try? Sodium.sharedSecret(secretKey, ephemeralKey) else { return nil }
         let wrapping = Self.wrappingKey(shared: shared, ephemeral: ephemeralKey, slot: publicKey)
         return Sodium.open(

@@ -15,21 +15,21 @@ import SQLCipherCore
 package struct KeySlotRecord: Codable, Equatable {
     package var id: Int
     package var kind: KeySlot.Kind
-    package var label: String
+    var label: String
     /// Seconds since 1970.
-    package var created: Int64
+    var created: Int64
     package var salt: Data
     /// Argon2id cost (password slots only).
     package var opsLimit: Int?
     package var memoryKiB: Int?
     package var publicKey: Data
-    package var secretNonce: Data
-    package var sealedSecretKey: Data
-    package var ephemeralKey: Data
-    package var dataNonce: Data
-    package var sealedDataKey: Data
+    var secretNonce: Data
+    var sealedSecretKey: Data
+    var ephemeralKey: Data
+    var dataNonce: Data
+    var sealedDataKey: Data
 
-    package var argon2: Argon2Parameters? {
+    var argon2: Argon2Parameters? {
         guard let opsLimit, let memoryKiB else { return nil }
         return Argon2Parameters(opsLimit: opsLimit, memoryKiB: memoryKiB)
     }
@@ -43,7 +43,7 @@ package struct KeySlotRecord: Codable, Equatable {
     // MARK: - Associated data
 
     /// What the sealed secret key is bound to: the database and every field of the slot but the seals.
-    package func secretKeyBinding(databaseID: Data) -> Data {
+    func secretKeyBinding(databaseID: Data) -> Data {
         var bytes = CanonicalBytes(purpose: "scm-keys/1 slot secret key")
         bytes.add(databaseID)
         bytes.add(id)
@@ -58,7 +58,7 @@ package struct KeySlotRecord: Codable, Equatable {
     }
 
     /// What the sealed data key is bound to: the database, its key generation, the slot and both public keys.
-    package func dataKeyBinding(databaseID: Data, generation: Int) -> Data {
+    func dataKeyBinding(databaseID: Data, generation: Int) -> Data {
         var bytes = CanonicalBytes(purpose: "scm-keys/1 data key")
         bytes.add(databaseID)
         bytes.add(generation)
@@ -69,13 +69,13 @@ package struct KeySlotRecord: Codable, Equatable {
     }
 
     /// Every field, for the file's authenticator.
-    package func appendAll(to bytes: inout CanonicalBytes) {
+    func appendAll(to bytes: inout CanonicalBytes) {
         bytes.add(secretKeyBinding(databaseID: Data()))
         for field in [secretNonce, sealedSecretKey, ephemeralKey, dataNonce, sealedDataKey] { bytes.add(field) }
     }
 
     /// `true` when every binary field has its fixed length.
-    package var hasValidLengths: Bool {
+    var hasValidLengths: Bool {
         salt.count == Sodium.saltLength && publicKey.count == Sodium.keyLength && ephemeralKey.count == Sodium.keyLength
             && secretNonce.count == Sodium.nonceLength && dataNonce.count == Sodium.nonceLength
             && sealedSecretKey.count == Sodium.keyLength + Sodium.tagLength

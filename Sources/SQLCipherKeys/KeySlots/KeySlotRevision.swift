@@ -21,7 +21,7 @@ import SQLCipherCore
 /// it at the next unlock. A database and slot file restored together from one backup match,
 /// and open, as they did then.
 package enum KeySlotRevision {
-    package static let table = "scm_key_slots"
+    static let table = "scm_key_slots"
 
     /// The revision the database records for `databaseID`; 0 when it records none (a database
     /// made before revisions, or not changed since its creation).

@@ -8,7 +8,7 @@ import SQLCipherCore
 /// as they will be). Every write is atomic and durable (``FileSystem/replaceDurably(_:with:)``).
 package struct KeySlotStore {
     package static let suffix = ".scm-keys"
-    package static let nextSuffix = ".next"
+    static let nextSuffix = ".next"
 
     /// The real database file (symbolic links resolved, as for SQLite's own sidecars).
     package let database: String
@@ -25,7 +25,7 @@ package struct KeySlotStore {
 
     /// The database file's 16-byte salt, `nil` when it has none or is not a regular file that
     /// could be a database (a pipe is never opened: that would block).
-    package var databaseSalt: [UInt8]? {
+    var databaseSalt: [UInt8]? {
         let file = DatabaseFile(path: database)
         guard file.kind() == .encryptedOrNotADatabase else { return nil }
         // A plaintext header keeps the salt beside the file (HeaderSaltFile).
@@ -44,7 +44,7 @@ package struct KeySlotStore {
     package func readNext() throws -> KeySlotFile? { try read(nextPath) }
 
     /// A slot file is a few KiB; anything over this is refused before it is read.
-    package static let maximumFileSize: Int64 = 1 << 20
+    static let maximumFileSize: Int64 = 1 << 20
 
     /// Reads with the checks on the open descriptor first (``FileSystem/cappedContents(of:maximumSize:)``):
     /// a pipe, a device or a directory is never read and never blocks, and nothing over the cap is read.

@@ -74,7 +74,7 @@ public struct FileKeyStore: KeyStore {
         return key
     }
 
-    package static func validate(_ identifier: String) throws(KeyStoreError) {
+    static func validate(_ identifier: String) throws(KeyStoreError) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard !identifier.isEmpty, identifier.utf8.count <= 200 else {
             throw .invalidIdentifier(identifier, reason: "it must have 1 to 200 characters")

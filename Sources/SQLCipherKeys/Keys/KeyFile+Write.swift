@@ -5,11 +5,11 @@ import SQLCipherCore
 
 extension KeyFile {
     /// The lock file that serialises stores and deletes in a key directory.
-    package static let lockName = ".lock"
+    static let lockName = ".lock"
 
     /// Runs `body` holding an exclusive `flock` on `<directory>/.lock` (the kernel drops it if the
     /// process dies, so a `kill -9` never leaves the directory locked).
-    package static func withDirectoryLock<T>(_ directory: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
+    static func withDirectoryLock<T>(_ directory: String, _ body: () throws(KeyStoreError) -> T) throws(KeyStoreError) -> T {
         let path = directory + "/" + lockName
         let fd = try attempt("open", path) { () throws(Errno) in
             try POSIX.open(path, [.readWrite, .create, .noFollow], mode: 0o600)

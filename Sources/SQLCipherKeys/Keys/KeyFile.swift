@@ -8,12 +8,12 @@ import SQLCipherCore
 /// (temporary file, `fsync`, `rename`, `fsync` of the directory) under an `flock`.
 enum KeyFile {
     /// The accepted contents: 32 raw bytes, or 64 hexadecimal digits with an optional line end.
-    package static let acceptedSizes: Set<Int> = [32, 64, 65, 66]
+    static let acceptedSizes: Set<Int> = [32, 64, 65, 66]
 
     // MARK: Checks
 
     /// Checks a directory that holds keys: `false` when it does not exist.
-    package static func checkDirectory(_ path: String) throws(KeyStoreError) -> Bool {
+    static func checkDirectory(_ path: String) throws(KeyStoreError) -> Bool {
         let found: FileStatus?
         do throws(Errno) { found = try FileSystem.statusIfPresent(path) } catch { throw KeyStoreError("lstat", path, error) }
         guard let info = found else { return false }
@@ -23,7 +23,7 @@ enum KeyFile {
     }
 
     /// Refuses what another user owns or what group/other may access.
-    package static func checkOwnerAndMode(_ info: FileStatus, path: String) throws(KeyStoreError) {
+    static func checkOwnerAndMode(_ info: FileStatus, path: String) throws(KeyStoreError) {
         guard info.owner == POSIX.effectiveUserID else {
             throw .wrongOwner(path: path, owner: info.owner, expected: POSIX.effectiveUserID)
         }
@@ -31,7 +31,7 @@ enum KeyFile {
     }
 
     /// Creates the directory with mode 0700 (its parent must exist), or checks the one there.
-    package static func ensureDirectory(_ path: String) throws(KeyStoreError) {
+    static func ensureDirectory(_ path: String) throws(KeyStoreError) {
         if try checkDirectory(path) { return }
         do throws(Errno) {
             try POSIX.makeDirectory(path, mode: 0o700)
@@ -80,7 +80,7 @@ enum KeyFile {
     }
 
     /// 32 raw bytes, or 64 hexadecimal digits followed by nothing, `\n` or `\r\n`.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, location: String) throws(KeyStoreError) -> DatabaseKey {
+    static func decode(_ bytes: UnsafeRawBufferPointer, location: String) throws(KeyStoreError) -> DatabaseKey {
         if bytes.count == DatabaseKey.byteCount { return DatabaseKey(secret: SecretBytes(bytes)) }
         let ending = bytes.count == 65 ? [UInt8(ascii: "\n")] : bytes.count == 66 ? [13, 10] : []
         guard bytes.count >= 64, Array(bytes[64...]) == ending else {
@@ -119,5 +119,5 @@ enum KeyFile {
     // MARK: Directories
 
     /// Flushes a directory's entries (`fsync`); best effort where the file system refuses.
-    package static func syncDirectory(_ path: String) { try? FileSystem.sync(path) }
+    static func syncDirectory(_ path: String) { try? FileSystem.sync(path) }
 }

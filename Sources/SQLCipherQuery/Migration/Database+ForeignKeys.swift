@@ -11,7 +11,7 @@ extension Database {
     /// - Throws: ``MigrationError/insideTransaction(operation:)`` inside a transaction with foreign keys on
     ///   (nothing run); ``MigrationError/foreignKeyViolations(_:)`` when rows are left without their parent
     ///   (rolled back); what `body` throws (rolled back).
-    package func withForeignKeysOff<T>(operation: String, _ body: (Database) throws -> T) throws -> T {
+    func withForeignKeysOff<T>(operation: String, _ body: (Database) throws -> T) throws -> T {
         let enforced = try scalar(Int.self, "PRAGMA foreign_keys") == 1
         guard enforced else { return try transaction(.immediate, body) }
         guard !isInTransaction else { throw MigrationError.insideTransaction(operation: operation) }
@@ -28,7 +28,7 @@ extension Database {
     ///
     /// - Throws: ``MigrationError/foreignKeyViolations(_:)`` naming each child table, its parent and the count
     ///   of rows without a parent.
-    package func checkForeignKeys() throws {
+    func checkForeignKeys() throws {
         // One result row per violated constraint of a row: a row is counted once per parent.
         var rows: [String: [String: Set<Int64>]] = [:]
         var unnamed: [String: [String: Int]] = [:]

@@ -5,7 +5,7 @@ extension Database {
     ///
     /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` for a column that does not exist (at that point of the
     ///   changes), a new name already taken, dropping the last column, or an unusable type.
-    package static func columnPairs(_ columns: [String], _ rebuild: TableRebuild, table: String) throws -> [(old: String, new: String)] {
+    static func columnPairs(_ columns: [String], _ rebuild: TableRebuild, table: String) throws -> [(old: String, new: String)] {
         let fail = { (reason: String) in MigrationError.rebuildRefused(table: table, reason: reason) }
         var pairs = columns.map { (old: $0, new: $0) }
         func index(of column: String) throws -> Int {
@@ -58,7 +58,7 @@ extension Database {
     ///
     /// - Throws: ``MigrationError/rebuildRefused(table:reason:)`` for a trigger that uses a dropped column, or names a
     ///   renamed one unqualified in its body (another table's column could have that name).
-    package static func rewritten(
+    static func rewritten(
         _ row: Row, table: String, _ rebuild: TableRebuild, fail: (String) -> MigrationError
     ) throws -> (String, String, String) {
         let kind = row.value(0, as: String.self) ?? ""

@@ -42,7 +42,7 @@ extension Database {
     }
 
     /// The rebuild of `table` with `rebuild`'s changes.
-    package func rebuildTable(_ table: String, _ rebuild: TableRebuild) throws {
+    func rebuildTable(_ table: String, _ rebuild: TableRebuild) throws {
         guard !rebuild.changes.isEmpty else { return }
         let (name, sql) = try storedTable(table)
         _ = try Self.columnPairs(try columnNames(of: name), rebuild, table: name)

@@ -3,7 +3,7 @@ import SQLCipherCore
 
 extension Database {
     /// A view or trigger that does not compile, and SQLite's message why.
-    package struct BrokenSchemaObject: Hashable {
+    struct BrokenSchemaObject: Hashable {
         var kind: String
         var name: String
         var message: String
@@ -14,7 +14,7 @@ extension Database {
     /// checks neither body), so each is compiled that way, never run: `SELECT * FROM view
     /// LIMIT 0`, and for a trigger an `INSERT … DEFAULT VALUES`, `DELETE … WHERE 0` or `UPDATE
     /// … SET c = c WHERE 0` on its table or view, prepared and finalized.
-    package func brokenViewsAndTriggers() throws -> Set<BrokenSchemaObject> {
+    func brokenViewsAndTriggers() throws -> Set<BrokenSchemaObject> {
         var broken: Set<BrokenSchemaObject> = []
         let objects = try fetchAll(
             "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('view', 'trigger') AND sql IS NOT NULL")
@@ -58,7 +58,7 @@ extension Database {
 
     /// ``MigrationError/rebuildRefused(table:reason:)`` for the first view or trigger that
     /// compiled before the change (`before`) and does not now.
-    package func checkViewsAndTriggers(table: String, before: Set<BrokenSchemaObject>) throws {
+    func checkViewsAndTriggers(table: String, before: Set<BrokenSchemaObject>) throws {
         let known = Set(before.map { [$0.kind, $0.name] })
         guard
             let broken = try brokenViewsAndTriggers().sorted(by: { ($0.kind, $0.name) < ($1.kind, $1.name) })

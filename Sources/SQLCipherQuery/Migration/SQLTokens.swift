@@ -31,22 +31,22 @@ struct SQLToken: Equatable {
     }
 
     /// `true` for an identifier that names `name` (SQLite compares names without regard to ASCII case).
-    package func names(_ name: String) -> Bool { kind == .identifier && self.name.lowercased() == name.lowercased() }
+    func names(_ name: String) -> Bool { kind == .identifier && self.name.lowercased() == name.lowercased() }
 
     /// `true` for the bare keyword `keyword` (any case).
-    package func isKeyword(_ keyword: String) -> Bool { kind == .identifier && text.uppercased() == keyword }
+    func isKeyword(_ keyword: String) -> Bool { kind == .identifier && text.uppercased() == keyword }
 
     /// `true` for the punctuation `symbol`.
-    package func isSymbol(_ symbol: String) -> Bool { kind == .other && text == symbol }
+    func isSymbol(_ symbol: String) -> Bool { kind == .other && text == symbol }
 
     /// An identifier token for `name`, quoted with `"`.
-    package static func quoted(_ name: String) -> SQLToken { SQLToken(kind: .identifier, text: quote(name)) }
+    static func quoted(_ name: String) -> SQLToken { SQLToken(kind: .identifier, text: quote(name)) }
 
     /// `name` in double quotes, inner quotes doubled: safe in SQL whatever it holds.
-    package static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// The tokens of `sql`; joined back (``joined(_:)``) they are `sql` again.
-    package static func tokenize(_ sql: String) -> [SQLToken] {
+    static func tokenize(_ sql: String) -> [SQLToken] {
         let chars = Array(sql.unicodeScalars)
         var tokens: [SQLToken] = []
         var i = 0
@@ -80,7 +80,7 @@ struct SQLToken: Equatable {
     }
 
     /// The tokens' text, concatenated.
-    package static func joined(_ tokens: some Sequence<SQLToken>) -> String { tokens.map(\.text).joined() }
+    static func joined(_ tokens: some Sequence<SQLToken>) -> String { tokens.map(\.text).joined() }
 
     private static func isNameCharacter(_ c: Unicode.Scalar) -> Bool {
         c.value >= 0x80 || c == "_" || c == "$" || c.properties.isAlphabetic || ("0"..."9").contains(c)

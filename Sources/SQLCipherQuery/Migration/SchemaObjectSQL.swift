@@ -5,7 +5,7 @@
 /// recreating it would not say that it broke).
 enum SchemaObjectSQL {
     /// The index's SQL with `old` renamed to `new` after `ON table` (its columns and `WHERE`).
-    package static func renamingIndexColumn(_ sql: String, table: String, old: String, new: String) -> String {
+    static func renamingIndexColumn(_ sql: String, table: String, old: String, new: String) -> String {
         var tokens = SQLToken.tokenize(sql)
         guard let on = tokens.firstIndex(where: { $0.isKeyword("ON") }),
             let name = tokens[(on + 1)...].firstIndex(where: { $0.kind != .trivia })
@@ -17,7 +17,7 @@ enum SchemaObjectSQL {
     /// Where a trigger names `column` of its table: the indexes of the tokens that do so
     /// unambiguously (`NEW.column`, `OLD.column`, `table.column`, `UPDATE OF column`), and
     /// whether it also names it unqualified in its body (which may mean another table's column).
-    package static func uses(of column: String, inTrigger tokens: [SQLToken], table: String) -> (qualified: [Int], unqualified: Bool) {
+    static func uses(of column: String, inTrigger tokens: [SQLToken], table: String) -> (qualified: [Int], unqualified: Bool) {
         let significant = tokens.indices.filter { tokens[$0].kind != .trivia }
         var qualified: [Int] = []
         var unqualified = false

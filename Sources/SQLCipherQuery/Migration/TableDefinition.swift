@@ -6,7 +6,7 @@
 /// default, collation and option (`WITHOUT ROWID`) as written.
 struct TableDefinition {
     /// One top-level part between the parentheses: a column or a table constraint.
-    package struct Part {
+    struct Part {
         var tokens: [SQLToken]
         /// The column's name; `nil` for a table constraint.
         var column: String? {
@@ -16,8 +16,8 @@ struct TableDefinition {
         }
     }
 
-    package let table: String
-    package var parts: [Part]
+    let table: String
+    var parts: [Part]
     /// `)` and what follows it (`WITHOUT ROWID`, `STRICT`).
     private let tail: [SQLToken]
 
@@ -51,7 +51,7 @@ struct TableDefinition {
     }
 
     /// The statement that creates the new table `name` with the current parts.
-    package func createSQL(named name: String) -> String {
+    func createSQL(named name: String) -> String {
         // What precedes the parenthesis (`CREATE TABLE [IF NOT EXISTS] old`) is replaced.
         return "CREATE TABLE " + SQLToken.quote(name) + " (" + parts.map { SQLToken.joined($0.tokens) }.joined(separator: ",")
             + SQLToken.joined(tail)
@@ -60,13 +60,13 @@ struct TableDefinition {
     // MARK: - Changes
 
     /// Removes the definition of `column`.
-    package mutating func drop(_ column: String) {
+    mutating func drop(_ column: String) {
         parts.removeAll { $0.column?.lowercased() == column.lowercased() }
     }
 
     /// Replaces the declared type of `column` (the tokens between its name and its first
     /// constraint) with `type`.
-    package mutating func retype(_ column: String, to type: String) {
+    mutating func retype(_ column: String, to type: String) {
         guard let index = parts.firstIndex(where: { $0.column?.lowercased() == column.lowercased() }) else { return }
         var tokens = parts[index].tokens
         guard let nameIndex = tokens.firstIndex(where: { $0.kind != .trivia }) else { return }
@@ -93,7 +93,7 @@ struct TableDefinition {
 
     /// Renames the identifiers naming `old` from `start` on, skipping a collation's name and the
     /// target columns of a `REFERENCES` to another table than `table`.
-    package static func renameReferences(in tokens: inout [SQLToken], from start: Int, old: String, new: String, table: String) {
+    static func renameReferences(in tokens: inout [SQLToken], from start: Int, old: String, new: String, table: String) {
         var index = start
         var previous: SQLToken?
         while index < tokens.count {

@@ -11,41 +11,41 @@ import SQLCipherCore
 /// through those. A type that needs a keyed or unkeyed container (a nested struct, an array)
 /// is decoded from the column's text or blob as JSON.
 struct ColumnDecoder<Columns: ColumnReader>: Decoder, SingleValueDecodingContainer {
-    package let columns: Columns
+    let columns: Columns
     package let index: Int
 
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     // MARK: - Decoder
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         throw NeedsJSON()
     }
 
-    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NeedsJSON() }
 
-    package func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
     // MARK: - Single value
 
-    package func decodeNil() -> Bool { columns.databaseValue(at: index).isNull }
-    package func decode(_ type: Bool.Type) throws -> Bool { try columns.read(type, at: index) }
-    package func decode(_ type: String.Type) throws -> String { try columns.read(type, at: index) }
-    package func decode(_ type: Double.Type) throws -> Double { try columns.read(type, at: index) }
-    package func decode(_ type: Float.Type) throws -> Float { Float(try columns.read(Double.self, at: index)) }
-    package func decode(_ type: Int.Type) throws -> Int { try columns.read(type, at: index) }
-    package func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    package func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    package func decode(_ type: Int32.Type) throws -> Int32 { try columns.read(type, at: index) }
-    package func decode(_ type: Int64.Type) throws -> Int64 { try columns.read(type, at: index) }
-    package func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    package func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    package func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    package func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    package func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decodeNil() -> Bool { columns.databaseValue(at: index).isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try columns.read(type, at: index) }
+    func decode(_ type: String.Type) throws -> String { try columns.read(type, at: index) }
+    func decode(_ type: Double.Type) throws -> Double { try columns.read(type, at: index) }
+    func decode(_ type: Float.Type) throws -> Float { Float(try columns.read(Double.self, at: index)) }
+    func decode(_ type: Int.Type) throws -> Int { try columns.read(type, at: index) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try columns.read(type, at: index) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try columns.read(type, at: index) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
-    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let convertible = type as? any DatabaseValueConvertible.Type {
             // The cast above proved that T is this convertible type.
             return try readConvertible(convertible) as! T
@@ -89,5 +89,5 @@ struct ColumnDecoder<Columns: ColumnReader>: Decoder, SingleValueDecodingContain
     }
 
     /// Thrown by the containers a column cannot give, to switch to JSON.
-    package struct NeedsJSON: Error {}
+    struct NeedsJSON: Error {}
 }

@@ -13,13 +13,13 @@ protocol ColumnReader {
 
 extension ColumnReader {
     /// `index`, or ``SQLiteError`` `range` when the row has no such column.
-    package func checkedIndex(_ index: Int) throws -> Int {
+    func checkedIndex(_ index: Int) throws -> Int {
         guard columnNames.indices.contains(index) else { throw cannotFind(index) }
         return index
     }
 
     /// The `range` error for a column index the row does not have.
-    package func cannotFind(_ index: Int) -> SQLiteError {
+    func cannotFind(_ index: Int) -> SQLiteError {
         SQLiteError(
             extendedCode: .range,
             message: "column index \(index) is out of range: the row has \(columnNames.count) column"
@@ -27,7 +27,7 @@ extension ColumnReader {
     }
 
     /// The index of the first column named `name`, or ``SQLiteError`` `range`.
-    package func checkedIndex(named name: String) throws -> Int {
+    func checkedIndex(named name: String) throws -> Int {
         guard let index = columnNames.firstIndex(of: name) else {
             throw SQLiteError(
                 extendedCode: .range,
@@ -46,7 +46,7 @@ extension ColumnReader {
     }
 
     /// The `mismatch` error for a column that does not hold a `typeName`.
-    package func cannotRead(_ value: DatabaseValue, as typeName: String, at index: Int) -> SQLiteError {
+    func cannotRead(_ value: DatabaseValue, as typeName: String, at index: Int) -> SQLiteError {
         let column = "column \"\(columnNames[index])\" (index \(index))"
         let reason =
             value.isNull
@@ -57,21 +57,21 @@ extension ColumnReader {
 }
 
 extension Row: ColumnReader {
-    package func databaseValue(at index: Int) -> DatabaseValue { storage.value(at: index) }
+    func databaseValue(at index: Int) -> DatabaseValue { storage.value(at: index) }
 }
 
 /// The current row of a running statement, read in place: a `Decodable` fetch decodes each
 /// row without building a ``Row``. The names are read once per query.
 struct StatementColumns: ColumnReader {
-    package let statement: Statement
+    let statement: Statement
     package let columnNames: [String]
 
-    package func databaseValue(at index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
+    func databaseValue(at index: Int) -> DatabaseValue { statement.value(at: Int32(index)) }
 }
 
 extension DatabaseValue {
     /// The SQLite storage class: INTEGER, REAL, TEXT, BLOB or NULL.
-    package var storageClass: String {
+    var storageClass: String {
         switch self {
         case .integer: "INTEGER"
         case .real: "REAL"

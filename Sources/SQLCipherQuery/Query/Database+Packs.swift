@@ -66,7 +66,7 @@ extension Database {
     /// rebinds every parameter (no `sqlite3_clear_bindings`); `misuse` once closed, `range`
     /// unless it has `count` parameters.
     @usableFromInline
-    package func statementToRebind(_ sql: String, count: Int) throws -> Statement {
+    func statementToRebind(_ sql: String, count: Int) throws -> Statement {
         let statement = try liveConnection(sql).cachedStatement(sql, clearingBindings: false)
         try statement.checkArgumentCount(count)
         return statement
@@ -74,7 +74,7 @@ extension Database {
 
     /// A statement of its own for a cursor (see `Connection.leaseStatement`).
     @usableFromInline
-    package func leasedStatement(_ sql: String) throws -> Statement {
+    func leasedStatement(_ sql: String) throws -> Statement {
         try liveConnection(sql).leaseStatement(sql)
     }
 
@@ -84,11 +84,11 @@ extension Database {
 
     /// The cursor that steps a leased, bound statement.
     @usableFromInline
-    package func cursor(on statement: Statement) -> RowCursor { RowCursor(statement: statement, connection: connection) }
+    func cursor(on statement: Statement) -> RowCursor { RowCursor(statement: statement, connection: connection) }
 
     /// Steps a bound statement once and copies its first row, resetting it even on error.
     @usableFromInline
-    package func firstRow(of statement: Statement) throws -> Row? {
+    func firstRow(of statement: Statement) throws -> Row? {
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
         return statement.row()

@@ -23,7 +23,7 @@ public final class Database {
     /// The connection, or ``SQLiteError`` `misuse` once it is closed: the check every entry
     /// point makes before it touches the C handle (one load of a stored `Bool`).
     @inline(__always)
-    package func liveConnection(_ sql: String? = nil) throws -> Connection {
+    func liveConnection(_ sql: String? = nil) throws -> Connection {
         guard !connection.isClosed else { throw SQLiteError.databaseClosed(sql: sql) }
         return connection
     }

@@ -19,7 +19,7 @@ import SQLCipherCore
 /// prepared it: use it inside the same closure only. Between runs it keeps its last bindings
 /// (each run rebinds every parameter); they are released with the statement.
 public final class PreparedStatement {
-    @usableFromInline package let statement: Statement
+    @usableFromInline let statement: Statement
     private let connection: Connection
 
     /// The SQL text.
@@ -87,14 +87,14 @@ public final class PreparedStatement {
 
     /// Throws ``SQLiteError`` `misuse` once the database is closed (no C call is made).
     @usableFromInline
-    package func checkOpen() throws {
+    func checkOpen() throws {
         guard !connection.isClosed else { throw SQLiteError.databaseClosed(sql: statement.sql) }
     }
 
     // MARK: - Stepping
 
     @usableFromInline
-    package func run() throws {
+    func run() throws {
         defer { statement.resetKeepingBindings() }
         while try statement.step() {}
     }
@@ -107,7 +107,7 @@ public final class PreparedStatement {
     }
 
     @usableFromInline
-    package func first() throws -> Row? {
+    func first() throws -> Row? {
         defer { statement.resetKeepingBindings() }
         guard try statement.step() else { return nil }
         return statement.row()

@@ -46,7 +46,7 @@ extension Row {
 
     /// `index`, after the same range check as the subscript.
     @inlinable @inline(__always)
-    package func checkedIndexForGetter(_ index: Int) -> Int {
+    func checkedIndexForGetter(_ index: Int) -> Int {
         precondition(index >= 0 && index < count, "Row index \(index) out of range: the row has \(count) columns")
         return index
     }
@@ -57,7 +57,7 @@ extension Row {
 /// SQLite's conversions between storage classes, as `sqlite3_column_int64`, `_double` and
 /// `_text` make them, for a ``Row`` whose values were copied out with their own class.
 @usableFromInline
-package enum SQLiteCoercion {
+enum SQLiteCoercion {
     @usableFromInline
     package static func int64(_ value: DatabaseValue) -> Int64 {
         switch value {

@@ -11,7 +11,7 @@ import SQLCipherCore
 public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The column names, in select order (kept once per block of rows, not per row).
     public var columnNames: [String] { storage.columnNames }
-    @usableFromInline package let storage: RowStorage
+    @usableFromInline let storage: RowStorage
 
     /// Creates a row.
     public init(columnNames: [String], values: [DatabaseValue]) {
@@ -83,7 +83,7 @@ extension Statement {
     /// The current row as a ``Row`` that outlives the step, with the statement's shared column
     /// names (`currentColumnNames()`).
     @usableFromInline
-    package func row() -> Row {
+    func row() -> Row {
         Row(storage: rowStorage(names: currentColumnNames()))
     }
 }

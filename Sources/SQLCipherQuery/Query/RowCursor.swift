@@ -26,7 +26,7 @@ import SQLCipherCore
 /// long wait. Like ``Database``, a cursor is valid only inside the closure that received the
 /// database, on its thread.
 public final class RowCursor {
-    @usableFromInline package let statement: Statement
+    @usableFromInline let statement: Statement
     private let connection: Connection
     /// The number of result columns (`sqlite3_column_count`).
     public let count: Int

@@ -9,37 +9,37 @@ import SQLCipherCore
 /// (`decodeIfPresent`), as with every `Decoder`. Errors are ``SQLiteError``: `range` for a
 /// missing column, `mismatch` for a value of the wrong type, naming the column.
 struct RowDecoder<Columns: ColumnReader>: Decoder {
-    package let columns: Columns
+    let columns: Columns
 
     /// `true` when a row decodes into `T` as one column read through its
     /// ``DatabaseValueConvertible`` conformance (`Date`, `UUID`, `URL`, `Decimal`, `Data`…),
     /// not through its own `init(from:)` (Foundation's `Date` reads a Double of seconds since
     /// 2001 there, `URL` and `Decimal` a keyed container). Asked once per query.
-    package static func readsOneValue<T: Decodable>(_ type: T.Type) -> Bool {
+    static func readsOneValue<T: Decodable>(_ type: T.Type) -> Bool {
         type is any DatabaseValueConvertible.Type
     }
 
     /// The row as a `T`: its first column when `oneValue` (``readsOneValue(_:)``), otherwise
     /// through `T(from:)` with each property from its column.
-    package static func decode<T: Decodable>(_ type: T.Type, from columns: Columns, oneValue: Bool) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from columns: Columns, oneValue: Bool) throws -> T {
         guard oneValue else { return try T(from: RowDecoder(columns: columns)) }
         return try ColumnDecoder(columns: columns, index: columns.checkedIndex(0)).decode(type)
     }
 
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(RowContainer<Key, Columns>(columns: columns))
     }
 
-    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw SQLiteError(
             extendedCode: .mismatch,
             message: "a row decodes into a type with properties named like its columns, or a single value; not an array")
     }
 
-    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
         ColumnDecoder(columns: columns, index: try columns.checkedIndex(0))
     }
 }
@@ -48,46 +48,46 @@ struct RowDecoder<Columns: ColumnReader>: Decoder {
 
 /// The keyed container of a row: a key is a column name.
 struct RowContainer<Key: CodingKey, Columns: ColumnReader>: KeyedDecodingContainerProtocol {
-    package let columns: Columns
+    let columns: Columns
 
-    package var codingPath: [any CodingKey] { [] }
-    package var allKeys: [Key] { columns.columnNames.compactMap { Key(stringValue: $0) } }
+    var codingPath: [any CodingKey] { [] }
+    var allKeys: [Key] { columns.columnNames.compactMap { Key(stringValue: $0) } }
 
-    package func contains(_ key: Key) -> Bool { columns.columnNames.contains(key.stringValue) }
+    func contains(_ key: Key) -> Bool { columns.columnNames.contains(key.stringValue) }
 
     /// The decoder of the key's column, or ``SQLiteError`` `range`.
     private func column(_ key: Key) throws -> ColumnDecoder<Columns> {
         ColumnDecoder(columns: columns, index: try columns.checkedIndex(named: key.stringValue))
     }
 
-    package func decodeNil(forKey key: Key) throws -> Bool { try column(key).decodeNil() }
-    package func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try column(key).decode(type) }
-    package func decode(_ type: String.Type, forKey key: Key) throws -> String { try column(key).decode(type) }
-    package func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try column(key).decode(type) }
-    package func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try column(key).decode(type) }
-    package func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try column(key).decode(type) }
-    package func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try column(key).decode(type) }
-    package func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try column(key).decode(type) }
-    package func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try column(key).decode(type) }
-    package func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try column(key).decode(type) }
-    package func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try column(key).decode(type) }
-    package func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try column(key).decode(type) }
-    package func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try column(key).decode(type) }
-    package func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try column(key).decode(type) }
-    package func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try column(key).decode(type) }
-    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try column(key).decode(type) }
+    func decodeNil(forKey key: Key) throws -> Bool { try column(key).decodeNil() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try column(key).decode(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try column(key).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try column(key).decode(type) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try column(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try column(key).decode(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try column(key).decode(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try column(key).decode(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try column(key).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try column(key).decode(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try column(key).decode(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try column(key).decode(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try column(key).decode(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try column(key).decode(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try column(key).decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try column(key).decode(type) }
 
-    package func nestedContainer<NestedKey: CodingKey>(
+    func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         throw Self.notNested(key)
     }
 
-    package func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw Self.notNested(key) }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw Self.notNested(key) }
 
-    package func superDecoder() throws -> any Decoder { throw Self.notNested(nil) }
+    func superDecoder() throws -> any Decoder { throw Self.notNested(nil) }
 
-    package func superDecoder(forKey key: Key) throws -> any Decoder { throw Self.notNested(key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw Self.notNested(key) }
 
     private static func notNested(_ key: Key?) -> SQLiteError {
         SQLiteError(

@@ -19,7 +19,7 @@ import SQLCipherCore
 /// instead of reading another row or memory SQLite has freed. To keep a row, copy it:
 /// ``row`` is a ``Row``.
 public struct RowView {
-    @usableFromInline package let liveStatement: Statement
+    @usableFromInline let liveStatement: Statement
     /// The statement's ``Statement/generation`` at the step that produced this row.
     @usableFromInline package let generation: UInt64
     /// The number of columns (`sqlite3_column_count`, read once per statement run).
@@ -41,7 +41,7 @@ public struct RowView {
     /// statement's current step and `index` in range. Inlined into the caller with the typed
     /// getters: one load and two comparisons per read.
     @inlinable @inline(__always)
-    package func checked(_ index: Int) -> (Statement, Int32) {
+    func checked(_ index: Int) -> (Statement, Int32) {
         let statement = liveStatement
         if statement.generation != generation || UInt(bitPattern: index) >= UInt(bitPattern: count) {
             misuse(at: index)
@@ -51,7 +51,7 @@ public struct RowView {
 
     /// Stops the program: a read of a row that is no longer current, or of a missing column.
     @usableFromInline
-    package func misuse(at index: Int) -> Never {
+    func misuse(at index: Int) -> Never {
         if liveStatement.isFinalized {
             preconditionFailure("A RowView was used after its database closed; read rows inside the closure, or keep `row` (a Row copy)")
         }

@@ -59,7 +59,7 @@ public final class ScriptStatement {
     // MARK: - Walker
 
     /// Runs the statement to its end when the closure did not read its rows.
-    package func runToEndUnlessRun() throws {
+    func runToEndUnlessRun() throws {
         guard !hasRun else { return }
         let statement = try startRun()
         while try statement.step() {}

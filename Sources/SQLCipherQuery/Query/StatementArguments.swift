@@ -25,14 +25,14 @@ extension Statement {
 
 extension Database {
     /// The cached statement for `sql` with `arguments` bound, on a connection that is still open.
-    package func boundStatement(_ sql: String, _ arguments: StatementArguments) throws -> Statement {
+    func boundStatement(_ sql: String, _ arguments: StatementArguments) throws -> Statement {
         let statement = try liveConnection(sql).cachedStatement(sql)
         try statement.bind(arguments)
         return statement
     }
 
     /// Runs one statement to its end.
-    package func run(_ sql: String, _ arguments: StatementArguments) throws {
+    func run(_ sql: String, _ arguments: StatementArguments) throws {
         let statement = try boundStatement(sql, arguments)
         while try statement.step() {}
     }

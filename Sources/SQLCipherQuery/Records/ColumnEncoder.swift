@@ -17,8 +17,8 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
     /// What every method throws in a refusing encoder (a record's nested or super encoder).
     private let refusal: (any Error)?
 
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     private init(table: String, column: String, refusal: (any Error)?) {
         self.table = table
@@ -49,7 +49,7 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
 
     /// An unsigned integer as INTEGER, or ``RecordError/unencodable(table:column:reason:)``
     /// above `Int64.max` (SQLite's integers are signed 64-bit).
-    package static func integer<I: FixedWidthInteger & UnsignedInteger>(_ value: I, table: String, column: String) throws -> DatabaseValue {
+    static func integer<I: FixedWidthInteger & UnsignedInteger>(_ value: I, table: String, column: String) throws -> DatabaseValue {
         guard let wide = Int64(exactly: value) else {
             throw RecordError.unencodable(
                 table: table, column: column, reason: "\(I.self) above \(Int64.max) does not fit SQLite's 64-bit signed INTEGER")
@@ -66,21 +66,21 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     /// Thrown by the containers a column cannot give, to switch to JSON.
-    package struct NeedsJSON: Error {}
+    struct NeedsJSON: Error {}
 
     // MARK: - Encoder
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         needsJSON = true
         return KeyedEncodingContainer(RefusingKeyedContainer<Key>(error: refusal ?? NeedsJSON()))
     }
 
-    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
         needsJSON = true
         return RefusingUnkeyedContainer(error: refusal ?? NeedsJSON())
     }
 
-    package func singleValueContainer() -> any SingleValueEncodingContainer { self }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     // MARK: - Single value
 
@@ -89,23 +89,23 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
         result = value
     }
 
-    package func encodeNil() throws { try set(.null) }
-    package func encode(_ value: Bool) throws { try set(value.databaseValue) }
-    package func encode(_ value: String) throws { try set(value.databaseValue) }
-    package func encode(_ value: Double) throws { try set(value.databaseValue) }
-    package func encode(_ value: Float) throws { try set(Double(value).databaseValue) }
-    package func encode(_ value: Int) throws { try set(value.databaseValue) }
-    package func encode(_ value: Int8) throws { try set(Int64(value).databaseValue) }
-    package func encode(_ value: Int16) throws { try set(Int64(value).databaseValue) }
-    package func encode(_ value: Int32) throws { try set(value.databaseValue) }
-    package func encode(_ value: Int64) throws { try set(value.databaseValue) }
-    package func encode(_ value: UInt) throws { try set(Self.integer(value, table: table, column: column)) }
-    package func encode(_ value: UInt8) throws { try set(Int64(value).databaseValue) }
-    package func encode(_ value: UInt16) throws { try set(Int64(value).databaseValue) }
-    package func encode(_ value: UInt32) throws { try set(Int64(value).databaseValue) }
-    package func encode(_ value: UInt64) throws { try set(Self.integer(value, table: table, column: column)) }
+    func encodeNil() throws { try set(.null) }
+    func encode(_ value: Bool) throws { try set(value.databaseValue) }
+    func encode(_ value: String) throws { try set(value.databaseValue) }
+    func encode(_ value: Double) throws { try set(value.databaseValue) }
+    func encode(_ value: Float) throws { try set(Double(value).databaseValue) }
+    func encode(_ value: Int) throws { try set(value.databaseValue) }
+    func encode(_ value: Int8) throws { try set(Int64(value).databaseValue) }
+    func encode(_ value: Int16) throws { try set(Int64(value).databaseValue) }
+    func encode(_ value: Int32) throws { try set(value.databaseValue) }
+    func encode(_ value: Int64) throws { try set(value.databaseValue) }
+    func encode(_ value: UInt) throws { try set(Self.integer(value, table: table, column: column)) }
+    func encode(_ value: UInt8) throws { try set(Int64(value).databaseValue) }
+    func encode(_ value: UInt16) throws { try set(Int64(value).databaseValue) }
+    func encode(_ value: UInt32) throws { try set(Int64(value).databaseValue) }
+    func encode(_ value: UInt64) throws { try set(Self.integer(value, table: table, column: column)) }
 
-    package func encode<T: Encodable>(_ value: T) throws {
+    func encode<T: Encodable>(_ value: T) throws {
         if let refusal { throw refusal }
         try set(Self.value(of: value, table: table, column: column))
     }

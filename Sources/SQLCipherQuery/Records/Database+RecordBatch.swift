@@ -47,7 +47,7 @@ final class RecordBatch {
     private let statement: Statement
     private let encoder: RecordEncoder
     /// The rowids so far, in order.
-    @usableFromInline package private(set) var ids: [Int64] = []
+    @usableFromInline private(set) var ids: [Int64] = []
 
     /// Inserts `first`, whose columns are the batch's.
     @usableFromInline
@@ -67,7 +67,7 @@ final class RecordBatch {
 
     /// Inserts `record`, or throws ``RecordError/columnsDiffer(table:expected:found:index:)``.
     @usableFromInline
-    package func add<R: Encodable>(_ record: R) throws {
+    func add<R: Encodable>(_ record: R) throws {
         guard try encoder.encode(record) else {
             let found = RecordEncoder(table: encoder.table)
             _ = try found.encode(record)

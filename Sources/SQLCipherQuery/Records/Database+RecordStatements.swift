@@ -6,7 +6,7 @@ extension Database {
     /// with ``RecordTemplate/giveBack(_:)`` when done): the cached one when the
     /// record encodes its columns (the names are not collected again) and, unless `primaryKey`
     /// is `nil` (an insert needs none), has this primary key; else one made from it.
-    package func encoded<R: Encodable>(
+    func encoded<R: Encodable>(
         _ record: R, table: String, primaryKey: [String]?
     ) throws -> (RecordTemplate, RecordEncoder) {
         let key = RecordTemplate.Key(type: ObjectIdentifier(R.self), table: table)
@@ -30,7 +30,7 @@ extension Database {
 
     /// The cached statement for `sql`, its bindings kept (every run binds every parameter);
     /// a missing table or column named as a ``RecordError``.
-    package func recordStatement(_ sql: String, table: String, columns: [String]) throws -> Statement {
+    func recordStatement(_ sql: String, table: String, columns: [String]) throws -> Statement {
         do {
             return try liveConnection(sql).cachedStatement(sql, clearingBindings: false)
         } catch let error as SQLiteError {
@@ -39,14 +39,14 @@ extension Database {
     }
 
     /// Binds `values` (in `order`) and runs the statement to its end, reset afterwards.
-    package func run(_ statement: Statement, _ values: ParameterBuffer, order: [Int]? = nil) throws {
+    func run(_ statement: Statement, _ values: ParameterBuffer, order: [Int]? = nil) throws {
         defer { statement.resetKeepingBindings() }
         try values.bind(to: statement, order: order)
         try statement.runToEnd()
     }
 
     /// Prepares and runs `sql` with `values` (in `order`).
-    package func runRecord(_ sql: String, _ encoder: RecordEncoder, order: [Int]? = nil) throws {
+    func runRecord(_ sql: String, _ encoder: RecordEncoder, order: [Int]? = nil) throws {
         let statement = try recordStatement(sql, table: encoder.table, columns: encoder.columns)
         try run(statement, encoder.values, order: order)
     }
@@ -54,7 +54,7 @@ extension Database {
     /// What a statement that did not compile says about the table: ``RecordError/tableMissing(table:)``
     /// when `PRAGMA table_info` finds no such table or view, ``RecordError/unknownColumns(table:columns:)``
     /// for the columns it lacks; otherwise SQLite's error.
-    package func recordFailure(_ error: SQLiteError, table: String, columns: [String]) throws -> any Error {
+    func recordFailure(_ error: SQLiteError, table: String, columns: [String]) throws -> any Error {
         guard error.code == .error else { return error }
         let existing = try fetchAll("PRAGMA table_info(\(RecordSQL.quote(table)))", arguments: [])
             .compactMap { $0.value("name", as: String.self)?.lowercased() }
@@ -64,7 +64,7 @@ extension Database {
     }
 
     /// The positions of the primary-key columns of an encoded record whose key has no NULL, or ``RecordError/primaryKeyIsNull(table:column:)``.
-    package func nonNullKeyPositions(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> [Int] {
+    func nonNullKeyPositions(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> [Int] {
         let positions = try template.keyPositions()
         if let null = positions.first(where: { encoder.values.isNull($0) }) {
             throw RecordError.primaryKeyIsNull(table: encoder.table, column: encoder.columns[null])
@@ -74,7 +74,7 @@ extension Database {
 
     /// The values of `key` in primary-key order, or ``RecordError/wrongKey(table:expected:given:)``
     /// unless it names each primary-key column once (in any case) and no other.
-    package static func orderedKey(
+    static func orderedKey(
         _ key: [String: any DatabaseValueConvertible], table: String, primaryKey: [String]
     ) throws -> [DatabaseValue] {
         guard !primaryKey.isEmpty else { throw RecordError.noPrimaryKey(table: table) }
@@ -94,7 +94,7 @@ extension Database {
     /// The cached `INSERT … RETURNING rowid` statement of `template`, or `nil` when the plain
     /// insert is to run: the record has no free name for the rowid, or SQLite compiles the
     /// plain insert but not this one (a table without rowid, a view), which is then remembered.
-    package func returningStatement(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> Statement? {
+    func returningStatement(_ template: RecordTemplate, _ encoder: RecordEncoder) throws -> Statement? {
         guard let sql = template.insertReturningSQL, !template.isReturningRefused else { return nil }
         do {
             return try recordStatement(sql, table: encoder.table, columns: encoder.columns)
@@ -111,7 +111,7 @@ extension Database {
     /// plain insert would. A virtual table's `RETURNING rowid` reads -1 (FTS5 on 3.46) where
     /// `sqlite3_last_insert_rowid` has the row's: the latter is returned then, and the template
     /// takes the plain insert from then on.
-    package func runReturningRowID(_ statement: Statement, _ values: ParameterBuffer, _ template: RecordTemplate) throws -> Int64 {
+    func runReturningRowID(_ statement: Statement, _ values: ParameterBuffer, _ template: RecordTemplate) throws -> Int64 {
         defer { statement.resetKeepingBindings() }
         try values.bind(to: statement, order: nil)
         guard try statement.step() else { return lastInsertRowID }

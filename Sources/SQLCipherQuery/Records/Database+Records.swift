@@ -30,7 +30,7 @@ extension Database {
 
     /// The insert, its rowid read as `style` says (the tests run both on any SQLite).
     @discardableResult
-    package func insert<R: Encodable>(
+    func insert<R: Encodable>(
         _ record: R, into table: String, primaryKey: [String]?, style: RecordSQL.InsertStyle = .linked
     ) throws -> Int64 {
         let (template, encoder) = try encoded(record, table: table, primaryKey: primaryKey)
@@ -86,7 +86,7 @@ extension Database {
 
     /// ``save(_:)`` written in `style` (the tests run both); `afterUpdate` runs between the
     /// emulation's `UPDATE` that changed no row and its `INSERT` (the tests let another writer in there).
-    package func save<R: Encodable>(
+    func save<R: Encodable>(
         _ record: R, in table: String, primaryKey: [String], style: RecordSQL.UpsertStyle, afterUpdate: (() -> Void)? = nil
     ) throws {
         let (template, encoder) = try encoded(record, table: table, primaryKey: primaryKey)

@@ -10,15 +10,15 @@ import SQLCipherCore
 /// ``columns`` set (a ``RecordTemplate``'s), each value lands in its column's slot, found at
 /// the next position (the order a synthesized `encode(to:)` always keeps) or by name; the names
 /// are not collected again. Without them (`collecting`), the first record's keys become them.
-package final class RecordEncoder: Encoder {
+final class RecordEncoder: Encoder {
     // The state below is read and written by one thread, inside one record call, and no
     // `inout` access to it is held across a call out (to the record's `encode(to:)`), so Swift's
     // run-time exclusivity checks are off for it: they were a tenth of a batch insert's cost.
 
     /// The column names: given (a template's) or collected from the record.
-    @exclusivity(unchecked) package private(set) var columns: [String]
+    @exclusivity(unchecked) private(set) var columns: [String]
     /// The values, one per column, in column order.
-    package let values: ParameterBuffer
+    let values: ParameterBuffer
     /// The record being encoded's number in ``stamps``: slot `i` holds this record's value when
     /// `stamps[i] == record`.
     @exclusivity(unchecked) private var stamps: [UInt32]
@@ -31,17 +31,17 @@ package final class RecordEncoder: Encoder {
     /// A key the columns do not have (template mode).
     @exclusivity(unchecked) private var extraKey = false
     /// A failure a container method could not throw (``container(keyedBy:)`` cannot).
-    @exclusivity(unchecked) package var failure: RecordError?
+    @exclusivity(unchecked) var failure: RecordError?
     /// The keyed container last made, and its key type, kept by an encoder made `reusable` (a
     /// batch's): a record type asks for the same one for every value, and making it (a box,
     /// its generic metadata looked up) was a tenth of a batch insert's cost.
     @exclusivity(unchecked) private var keyedContainer: AnyObject?
     @exclusivity(unchecked) private var keyedContainerKey: ObjectIdentifier?
     /// The table, for the errors.
-    package let table: String
+    let table: String
 
-    package var codingPath: [any CodingKey] { [] }
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// An encoder that collects the column names from the first record.
     package init(table: String) {
@@ -69,7 +69,7 @@ package final class RecordEncoder: Encoder {
 
     /// Encodes `value`; `false` when it does not encode exactly ``columns`` (a template
     /// encoder only: a key missing or one more).
-    package func encode<R: Encodable>(_ value: R) throws -> Bool {
+    func encode<R: Encodable>(_ value: R) throws -> Bool {
         record &+= 1
         if record == 0 {
             record = 1
@@ -87,24 +87,24 @@ package final class RecordEncoder: Encoder {
     }
 
     /// Stores one column's value (converted by its ``DatabaseValueConvertible`` conformance).
-    package func store(_ value: DatabaseValue, column: String) {
+    func store(_ value: DatabaseValue, column: String) {
         if let index = slot(column) { values.set(index, value) }
     }
 
     /// Stores a text (its bytes copied into the buffer: no `DatabaseValue`, no retain).
-    package func store(text: String, column: String) {
+    func store(text: String, column: String) {
         if let index = slot(column) { values.setText(index, text) }
     }
 
-    package func store(integer: Int64, column: String) {
+    func store(integer: Int64, column: String) {
         if let index = slot(column) { values.setInteger(index, integer) }
     }
 
-    package func store(real: Double, column: String) {
+    func store(real: Double, column: String) {
         if let index = slot(column) { values.setReal(index, real) }
     }
 
-    package func storeNull(column: String) {
+    func storeNull(column: String) {
         if let index = slot(column) { values.setNull(index) }
     }
 
@@ -146,13 +146,13 @@ package final class RecordEncoder: Encoder {
     }
 
     /// Records the first failure of a container method that cannot throw.
-    package func fail(_ error: RecordError) {
+    func fail(_ error: RecordError) {
         if failure == nil { failure = error }
     }
 
     // MARK: - Encoder
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if let keyedContainer, keyedContainerKey == ObjectIdentifier(type) {
             // A `KeyedEncodingContainer` is one reference to its box, made below for this `Key`.
             return unsafeBitCast(keyedContainer, to: KeyedEncodingContainer<Key>.self)
@@ -166,23 +166,23 @@ package final class RecordEncoder: Encoder {
     }
 
     /// `true` for an encoder that keeps its keyed container between records.
-    package var isReusable: Bool { reusable }
+    var isReusable: Bool { reusable }
 
     /// Sets every value to NULL, so that a kept encoder holds no record's values.
-    package func dropValues() { values.clear() }
+    func dropValues() { values.clear() }
 
     /// Drops the kept keyed container (which refers back to this encoder).
-    package func dropContainer() {
+    func dropContainer() {
         keyedContainer = nil
         keyedContainerKey = nil
     }
 
-    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
         fail(Self.notKeyed(table))
         return RefusingUnkeyedContainer(error: Self.notKeyed(table))
     }
 
-    package func singleValueContainer() -> any SingleValueEncodingContainer {
+    func singleValueContainer() -> any SingleValueEncodingContainer {
         fail(Self.notKeyed(table))
         return ColumnEncoder(refusing: Self.notKeyed(table))
     }

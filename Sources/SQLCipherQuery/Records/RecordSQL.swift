@@ -5,9 +5,9 @@ import SQLCipherCore
 /// value: every value is a bound parameter). Built once per record type and table
 /// (``RecordTemplate``); the upsert's form is chosen by the caller, so both are testable on any
 /// SQLite.
-package struct RecordSQL: Equatable {
+struct RecordSQL: Equatable {
     /// How ``upsert(style:)`` writes a save.
-    package enum UpsertStyle: Equatable {
+    enum UpsertStyle: Equatable {
         /// `INSERT … ON CONFLICT(key) DO UPDATE SET …`: SQLite 3.24 and later.
         case native
         /// `UPDATE … WHERE key = ?`, then the `INSERT` when it changed no row, in one
@@ -19,7 +19,7 @@ package struct RecordSQL: Equatable {
     }
 
     /// How ``Database/insert(_:)`` learns the new row's rowid.
-    package enum InsertStyle: Equatable {
+    enum InsertStyle: Equatable {
         /// `INSERT … RETURNING rowid`, the value read from the statement's one row: SQLite 3.35
         /// and later (on older ones, and for a table without rowid, a view or a virtual table,
         /// it falls back to ``lastInsertRowID``, the same value).
@@ -33,20 +33,20 @@ package struct RecordSQL: Equatable {
     }
 
     /// A statement and which value binds at each of its parameters (an index into the columns).
-    package struct Plan: Equatable {
+    struct Plan: Equatable {
         var sql: String
         var order: [Int]
     }
 
-    package let table: String
-    package let columns: [String]
-    package let primaryKey: [String]
+    let table: String
+    let columns: [String]
+    let primaryKey: [String]
 
     /// `name` in double quotes, inner quotes doubled: safe in SQL whatever it holds.
-    package static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// `INSERT INTO "t"("a", "b") VALUES (?, ?)`, the values in column order.
-    package var insert: String {
+    var insert: String {
         "INSERT INTO \(Self.quote(table))(\(columns.map(Self.quote).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
@@ -54,7 +54,7 @@ package struct RecordSQL: Equatable {
     /// ``insert`` with `RETURNING` the rowid under the first of its three names (`rowid`,
     /// `_rowid_`, `oid`) that is not one of the record's columns (a declared column of that name
     /// hides the rowid); `nil` when the record has all three.
-    package var insertReturningRowID: String? {
+    var insertReturningRowID: String? {
         let taken = Set(columns.map { $0.lowercased() })
         guard let name = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else { return nil }
         return insert + " RETURNING " + name
@@ -62,7 +62,7 @@ package struct RecordSQL: Equatable {
 
     /// The position of each primary-key column among the columns (SQLite's names are
     /// case-insensitive), or the error that says which is missing.
-    package func keyPositions() throws -> [Int] {
+    func keyPositions() throws -> [Int] {
         guard !primaryKey.isEmpty else { throw RecordError.noPrimaryKey(table: table) }
         return try primaryKey.map { key in
             guard let index = columns.firstIndex(where: { $0.lowercased() == key.lowercased() }) else {
@@ -98,12 +98,12 @@ package struct RecordSQL: Equatable {
     }
 
     /// `SELECT * FROM "t" WHERE "a" = ? AND "b" = ?`.
-    package static func select(table: String, primaryKey: [String]) -> String {
+    static func select(table: String, primaryKey: [String]) -> String {
         "SELECT * FROM \(quote(table)) WHERE \(condition(primaryKey))"
     }
 
     /// `DELETE FROM "t" WHERE "a" = ? AND "b" = ?`.
-    package static func delete(table: String, primaryKey: [String]) -> String {
+    static func delete(table: String, primaryKey: [String]) -> String {
         "DELETE FROM \(quote(table)) WHERE \(condition(primaryKey))"
     }
 

@@ -5,12 +5,12 @@ import Foundation
 /// What the record calls keep for a record type and table: its columns (from the first value
 /// encoded) and the SQL built from them, so that a later call neither collects the names again
 /// nor builds its SQL; the connection's statement cache then finds the statement by its text.
-package final class RecordTemplate: Sendable {
+final class RecordTemplate: Sendable {
     package let sql: RecordSQL
     /// `INSERT INTO … VALUES (…)`.
-    package let insertSQL: String
+    let insertSQL: String
     /// `INSERT INTO … VALUES (…) RETURNING rowid` (see ``RecordSQL/insertReturningRowID``).
-    package let insertReturningSQL: String?
+    let insertReturningSQL: String?
 
     /// The update (see ``RecordSQL/update()``), or why the record cannot be updated.
     private let updatePlan: Result<RecordSQL.Plan, RecordError>
@@ -19,7 +19,7 @@ package final class RecordTemplate: Sendable {
     /// The positions of the primary-key columns among the columns.
     private let keys: Result<[Int], RecordError>
 
-    package var columns: [String] { sql.columns }
+    var columns: [String] { sql.columns }
 
     package init(_ sql: RecordSQL) {
         self.sql = sql
@@ -39,7 +39,7 @@ package final class RecordTemplate: Sendable {
     }
 
     /// The positions of the primary-key columns.
-    package func keyPositions() throws -> [Int] { try keys.get() }
+    func keyPositions() throws -> [Int] { try keys.get() }
 
     /// Set once ``insertReturningSQL`` did not compile where the plain insert did (a table
     /// without rowid, a view) or returned another rowid (a virtual table): the inserts of this template then read `sqlite3_last_insert_rowid`,
@@ -48,22 +48,22 @@ package final class RecordTemplate: Sendable {
     private let returningRefused = Flag()
 
     /// `true` once ``refuseReturning()`` was called.
-    package var isReturningRefused: Bool { returningRefused.isSet }
+    var isReturningRefused: Bool { returningRefused.isSet }
 
     /// Makes the later inserts of this template use the plain `INSERT`.
-    package func refuseReturning() { returningRefused.set() }
+    func refuseReturning() { returningRefused.set() }
 
     /// One encoder of these columns kept between calls, so that a call per record makes no
     /// encoder, buffers or keyed container of its own.
     private let spare = SpareEncoder()
 
     /// The kept encoder, or a new reusable one; give it back with ``giveBack(_:)``.
-    package func takeEncoder() -> RecordEncoder {
+    func takeEncoder() -> RecordEncoder {
         spare.take() ?? RecordEncoder(table: sql.table, columns: sql.columns, reusable: true)
     }
 
     /// Keeps `encoder` (one from ``takeEncoder()``) for the next call, its values dropped.
-    package func giveBack(_ encoder: RecordEncoder) {
+    func giveBack(_ encoder: RecordEncoder) {
         guard encoder.isReusable else { return }
         encoder.dropValues()
         if let replaced = spare.keep(encoder) { replaced.dropContainer() }
@@ -85,7 +85,7 @@ package final class RecordTemplate: Sendable {
 
     /// Which template a call uses: the record type and the table (a template made for another
     /// primary key is replaced).
-    package struct Key: Hashable {
+    struct Key: Hashable {
         var type: ObjectIdentifier
         var table: String
     }
@@ -94,8 +94,8 @@ package final class RecordTemplate: Sendable {
     /// not grow it without bound: it is emptied when full).
     private static let cache = TemplateCache()
 
-    package static func cached(_ key: Key) -> RecordTemplate? { cache.get(key) }
-    package static func remember(_ template: RecordTemplate, for key: Key) { cache.set(template, for: key) }
+    static func cached(_ key: Key) -> RecordTemplate? { cache.get(key) }
+    static func remember(_ template: RecordTemplate, for key: Key) { cache.set(template, for: key) }
 }
 
 /// The process's templates. Safe to share between threads: every access holds the lock, and
@@ -104,7 +104,7 @@ private final class TemplateCache: @unchecked Sendable {
     private let lock = NSLock()
     private var templates: [RecordTemplate.Key: RecordTemplate] = [:]
 
-    package func get(_ key: RecordTemplate.Key) -> RecordTemplate? {
+    func get(_ key: RecordTemplate.Key) -> RecordTemplate? {
         lock.lock()
         defer { lock.unlock() }
         return templates[key]
@@ -142,7 +142,7 @@ private final class SpareEncoder: @unchecked Sendable {
     private let lock = NSLock()
     private var encoder: RecordEncoder?
 
-    package func take() -> RecordEncoder? {
+    func take() -> RecordEncoder? {
         lock.lock()
         defer { lock.unlock() }
         defer { encoder = nil }
@@ -150,7 +150,7 @@ private final class SpareEncoder: @unchecked Sendable {
     }
 
     /// Keeps `new`; returns the encoder it replaces, if any.
-    package func keep(_ new: RecordEncoder) -> RecordEncoder? {
+    func keep(_ new: RecordEncoder) -> RecordEncoder? {
         lock.lock()
         defer { lock.unlock() }
         let old = encoder

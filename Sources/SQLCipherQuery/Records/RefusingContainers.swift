@@ -6,70 +6,70 @@
 
 /// A keyed container whose every write throws `error`.
 struct RefusingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    package let error: any Error
+    let error: any Error
 
-    package var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { [] }
 
-    package mutating func encodeNil(forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Bool, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: String, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Double, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Float, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Int, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Int8, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Int16, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Int32, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: Int64, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: UInt, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: UInt8, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: UInt16, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: UInt32, forKey key: Key) throws { throw error }
-    package mutating func encode(_ value: UInt64, forKey key: Key) throws { throw error }
-    package mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw error }
+    mutating func encodeNil(forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: String, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Double, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Float, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Int, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { throw error }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { throw error }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw error }
 
-    package mutating func nestedContainer<NestedKey: CodingKey>(
+    mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(RefusingKeyedContainer<NestedKey>(error: error))
     }
 
-    package mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         RefusingUnkeyedContainer(error: error)
     }
 
-    package mutating func superEncoder() -> any Encoder { ColumnEncoder(refusing: error) }
-    package mutating func superEncoder(forKey key: Key) -> any Encoder { ColumnEncoder(refusing: error) }
+    mutating func superEncoder() -> any Encoder { ColumnEncoder(refusing: error) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { ColumnEncoder(refusing: error) }
 }
 
 /// An unkeyed container whose every write throws `error`.
 struct RefusingUnkeyedContainer: UnkeyedEncodingContainer {
-    package let error: any Error
+    let error: any Error
 
-    package var codingPath: [any CodingKey] { [] }
+    var codingPath: [any CodingKey] { [] }
     package var count: Int { 0 }
 
-    package mutating func encodeNil() throws { throw error }
-    package mutating func encode(_ value: Bool) throws { throw error }
-    package mutating func encode(_ value: String) throws { throw error }
-    package mutating func encode(_ value: Double) throws { throw error }
-    package mutating func encode(_ value: Float) throws { throw error }
-    package mutating func encode(_ value: Int) throws { throw error }
-    package mutating func encode(_ value: Int8) throws { throw error }
-    package mutating func encode(_ value: Int16) throws { throw error }
-    package mutating func encode(_ value: Int32) throws { throw error }
-    package mutating func encode(_ value: Int64) throws { throw error }
-    package mutating func encode(_ value: UInt) throws { throw error }
-    package mutating func encode(_ value: UInt8) throws { throw error }
-    package mutating func encode(_ value: UInt16) throws { throw error }
-    package mutating func encode(_ value: UInt32) throws { throw error }
-    package mutating func encode(_ value: UInt64) throws { throw error }
-    package mutating func encode<T: Encodable>(_ value: T) throws { throw error }
+    mutating func encodeNil() throws { throw error }
+    mutating func encode(_ value: Bool) throws { throw error }
+    mutating func encode(_ value: String) throws { throw error }
+    mutating func encode(_ value: Double) throws { throw error }
+    mutating func encode(_ value: Float) throws { throw error }
+    mutating func encode(_ value: Int) throws { throw error }
+    mutating func encode(_ value: Int8) throws { throw error }
+    mutating func encode(_ value: Int16) throws { throw error }
+    mutating func encode(_ value: Int32) throws { throw error }
+    mutating func encode(_ value: Int64) throws { throw error }
+    mutating func encode(_ value: UInt) throws { throw error }
+    mutating func encode(_ value: UInt8) throws { throw error }
+    mutating func encode(_ value: UInt16) throws { throw error }
+    mutating func encode(_ value: UInt32) throws { throw error }
+    mutating func encode(_ value: UInt64) throws { throw error }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw error }
 
-    package mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(RefusingKeyedContainer<NestedKey>(error: error))
     }
 
-    package mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyedContainer(error: error) }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { RefusingUnkeyedContainer(error: error) }
 
-    package mutating func superEncoder() -> any Encoder { ColumnEncoder(refusing: error) }
+    mutating func superEncoder() -> any Encoder { ColumnEncoder(refusing: error) }
 }

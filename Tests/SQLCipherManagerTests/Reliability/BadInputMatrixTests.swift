@@ -308,14 +308,14 @@ enum BadInputMatrix {
             name: "read-only directory: create", expected: "permissionDenied", mentions: "permissions", needs: .readOnly,
             arrange: { $0.makeReadOnly(directory: true) }, act: { try $0.create(secret) }),
         BadInput(
-            name: "read-only directory: write", expected: "sqlite:14", needs: .readOnly,
+            name: "read-only directory: write", expected: "notWritable", mentions: "cannot be written", needs: .readOnly,
             leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()
                 scene.makeReadOnly(directory: true)
             }, act: { try $0.open(secret).execute("INSERT INTO item(name) VALUES ('x')") }),
         BadInput(
-            name: "read-only file: write", expected: "sqlite:8", mentions: "readonly", needs: .readOnly,
+            name: "read-only file: write", expected: "notWritable", mentions: "cannot be written", needs: .readOnly,
             leavesManagerClosed: false,
             arrange: { scene in
                 try scene.makeEncrypted()

@@ -67,12 +67,14 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CBaseline"],
             path: "Benchmarks/SQLCipherBench"
         ),
-        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport"]),
+        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"]),
         // TestSupport: what every test target shares (the .ownThread trait).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SeededRandom"], path: "Tests/TestSupport"),
+        // The seeded generator the tests and the fuzz target replay runs with.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         // Hostile-file seeds, mutations and the open check, shared by the mutation
         // campaign test and the libFuzzer target (`make fuzz`). Not products.
-        .target(name: "FuzzHarness", dependencies: ["SQLCipherManager"], path: "Tests/FuzzHarness"),
+        .target(name: "FuzzHarness", dependencies: ["SQLCipherManager", "SeededRandom"], path: "Tests/FuzzHarness"),
         .executableTarget(name: "SQLCipherFuzz", dependencies: ["FuzzHarness"], path: "Tests/SQLCipherFuzz"),
         // Against a real gnome-keyring-daemon on a private D-Bus session bus (no mock), through
         // KeyringProbe: GLib reads the bus address once per process, so each test runs the probe.
@@ -91,7 +93,10 @@ let package = Package(
         // Runs the built LoginDemo and cipherdb end to end (the dependencies make them build first).
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["LoginDemo", "cipherdb", "FirstLaunchDemo", "TopLevelScript", "SQLCipherManager", "TerminalIO", "TestSupport"]),
+            dependencies: [
+                "LoginDemo", "cipherdb", "FirstLaunchDemo", "TopLevelScript", "SQLCipherManager", "TerminalIO", "TestSupport",
+                "SeededRandom",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,7 @@ import Testing
     static let canSetImmutable: Bool = {
         guard getuid() == 0, let probe = try? CipherDBFixture() else { return false }
         let path = probe.directory.path("probe")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        guard FileManager.default.createFile(atPath: path, contents: Data()) else { return false }
         guard (try? Program.runBash("chattr +i probe", in: probe.directory.url).0) == 0 else { return false }
         defer { _ = try? Program.runBash("chattr -i probe", in: probe.directory.url) }
         return access(path, W_OK) != 0

@@ -66,21 +66,3 @@ public struct FileSnapshot: Equatable, CustomStringConvertible {
     /// Names of files this module's flows leave behind while they run (`.scm-*`).
     public var leftovers: [String] { files.keys.filter { $0.contains(".scm-") }.sorted() }
 }
-
-// MARK: - SplitMix64
-
-/// A seeded generator (SplitMix64), so a run can be replayed with its seed (`SEED=<n>` for
-/// `SQLCipherFuzz`, `SCM_TEST_SEED=<n>` for the mutation campaign test).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

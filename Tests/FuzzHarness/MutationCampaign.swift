@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 // MARK: - MutationCampaign
 
@@ -36,7 +37,7 @@ public struct MutationCampaign {
         let seeds = try Seeds.all(in: directory)
         let names = seeds.keys.sorted()
         var mutator = Mutator(seed: seed, donors: names.map { seeds[$0]! })
-        var choices = SplitMix64(seed: seed ^ 0x5EED)
+        var choices = SeededGenerator(seed: seed ^ 0x5EED)
         let check = OpenCheck()
         var report = Report()
         for index in 0..<mutants {

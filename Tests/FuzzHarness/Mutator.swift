@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 // MARK: - Mutator
 
@@ -15,12 +16,12 @@ public struct Mutator {
     /// The first bytes of a big-endian WAL header (`0x377f0682`) and a 1024-byte page size.
     static let walMagic: [UInt8] = [0x37, 0x7F, 0x06, 0x82, 0x00, 0x2D, 0xE2, 0x18, 0x00, 0x00, 0x04, 0x00]
 
-    var generator: SplitMix64
+    var generator: SeededGenerator
     let donors: [FileSet]
 
     /// `donors` lend pages and sidecars to splices and foreign sidecars.
     public init(seed: UInt64, donors: [FileSet]) {
-        generator = SplitMix64(seed: seed)
+        generator = SeededGenerator(seed: seed)
         self.donors = donors
     }
 

@@ -90,7 +90,7 @@ struct ProcessMemory {
     /// `true` in a ThreadSanitizer or AddressSanitizer build (`make sanitize`), whose shadow
     /// memory is one mapping of more than a tebibyte; the programs it runs are built the same way.
     static let isSanitizerBuild: Bool = {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return false }
+        guard let maps = try? ProcFile.text("/proc/self/maps") else { return false }
         return maps.split(separator: "\n").contains { line in
             let range = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt64($0, radix: 16) }
             return range.count == 2 && range[1] - range[0] > 1 << 40
@@ -101,7 +101,7 @@ struct ProcessMemory {
     var bytesRead: Int { regions.reduce(0) { $0 + $1.count } }
 
     init(pid: Int32) throws {
-        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        let maps = try ProcFile.text("/proc/\(pid)/maps")
         let mem = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/mem"))
         defer { try? mem.close() }
         for line in maps.split(separator: "\n") {

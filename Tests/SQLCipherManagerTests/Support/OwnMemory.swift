@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import SQLCipherCore
 
@@ -40,13 +41,7 @@ enum OwnMemory {
 
     /// `/proc/self/maps` read to its end: `String(contentsOfFile:)` reads one page of a file
     /// whose size `stat` says is 0, which is the first ~70 mappings only.
-    private static func mapsText() throws -> String {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
-        defer { try? handle.close() }
-        var data = Data()
-        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { data.append(chunk) }
-        return String(decoding: data, as: UTF8.self)
-    }
+    private static func mapsText() throws -> String { try ProcFile.text("/proc/self/maps") }
 
     /// Searches the writable memory for each needle (a name and its bytes).
     static func search(for needles: [(name: String, bytes: SecretBytes)]) throws -> Result {

@@ -44,7 +44,7 @@ extension DatabaseManager {
             do {
                 return try during(.delivered, flow)
             } catch {
-                let ownOutcome = pendingEvents[raised...].contains { $0.0 === self && $0.1.isOutcome }
+                let ownOutcome = pendingEvents.dropFirst(raised).contains { $0.0 === self && $0.1.isOutcome }
                 let error = DatabaseManagerError(diagnosing: error, path: databasePath ?? "")
                 if !ownOutcome { notify(failed(error)) }
                 throw error

@@ -79,7 +79,8 @@ import Testing
         try keys(session, Self.up + Self.up + Self.up + "\r")
         try session.type("", after: "Current password: ", echo: false)
         try session.waitForText("Incorrect password (2 tries left).")
-        session.send("\u{04}")
+        // Ctrl-D at the third prompt, counted as its answer: the next password waits for a fourth.
+        try session.type("\u{04}", after: "Current password: ", echo: false, enter: false)
         // Ctrl-D ended that prompt only: the next passwd reads passwords again.
         try keys(session, "passwd\r")
         try session.type("replacement-pass-2", after: "Current password: ", echo: false)

@@ -56,8 +56,8 @@ do {
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
     do {
         try launchVersion2("launch")
-    } catch DatabaseManagerError.keyUnavailable(let identifier, _) {
-        say("refused: key '\(identifier)' unavailable; notes.db untouched, no new key made")
+    } catch let error as DatabaseManagerError where error.code == .keyUnavailable {
+        say("refused: key '\(error.keyIdentifier ?? "")' unavailable; notes.db untouched, no new key made")
     }
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
     try launchVersion2("after chmod 600")

@@ -48,7 +48,7 @@ struct LoginFlow {
             do {
                 try manager.open(password: password)
                 return .loggedIn
-            } catch DatabaseManagerError.incorrectPasswordOrSettings, DatabaseManagerError.invalidPassword {
+            } catch DatabaseManagerError.Code.incorrectPasswordOrSettings, DatabaseManagerError.Code.invalidPassword {
                 let left = Self.maximumTries - attempt
                 Console.say(left > 0 ? "Incorrect password (\(left) \(left == 1 ? "try" : "tries") left)." : "Incorrect password.")
             } catch {

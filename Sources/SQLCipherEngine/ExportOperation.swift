@@ -243,7 +243,7 @@ package struct ExportOperation {
             }
             if result.sourceIsWAL { try connection.executeScript("PRAGMA journal_mode = WAL") }
         } catch let error as DatabaseManagerError {
-            switch error {
+            switch error.kind {
             case .verificationFailed: throw error
             // An interrupt (Ctrl-C) stopped the check: nothing is known to be wrong with the copy.
             case .sqlite(let underlying) where underlying.code == .interrupt: throw underlying

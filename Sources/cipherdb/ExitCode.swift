@@ -27,14 +27,14 @@ enum ExitCode: Int32, CaseIterable {
 
     /// The status for a library error.
     init(_ error: DatabaseManagerError) {
-        switch error {
+        switch error.code {
         case .incorrectPasswordOrSettings, .incorrectKeyOrSettings, .invalidPassword: self = .wrongPassword
         case .notADatabase, .corrupt: self = .notADatabase
         case .fileNotFound, .parentDirectoryMissing: self = .fileMissing
         case .plaintextDatabase, .notPlaintextDatabase: self = .wrongKind
         case .invalidOption, .unsupportedOption: self = .usage
-        case .headerSaltUnusable(_, _, .rejected): self = .wrongPassword
-        case .headerSaltUnusable(_, _, .missing): self = .fileMissing
+        case .headerSaltUnusable where error.headerSaltProblem == .rejected: self = .wrongPassword
+        case .headerSaltUnusable where error.headerSaltProblem == .missing: self = .fileMissing
         case .headerSaltUnusable: self = .notADatabase
         default: self = .failure
         }
@@ -65,8 +65,8 @@ struct Failure: Error {
             self = failure
         case let mismatch as SettingsMismatch:
             self.init(.wrongPassword, mismatch.message)
-        case DatabaseManagerError.keySlots(let error):
-            self = KeyCommands.operatorFailure(error)
+        case let error as DatabaseManagerError where error.keySlotError != nil:
+            self = KeyCommands.operatorFailure(error.keySlotError!)
         case let error as DatabaseManagerError:
             self.init(ExitCode(error), OperatorMessage.text(for: error))
         case let error as SQLiteError:

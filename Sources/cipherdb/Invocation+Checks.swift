@@ -34,7 +34,8 @@ extension Invocation {
                 kdfIterations: number(kdf), pageSize: number(page), allowsLegacyKDFIterations: has(.legacyKDF))
             do {
                 try options.validateValues()
-            } catch DatabaseManagerError.invalidOption(let name, let reason) {
+            } catch let error as DatabaseManagerError {
+                guard case .invalidOption(let name, let reason) = error.kind else { throw Failure.usage("\(error)") }
                 let option = name == "pageSize" ? page : kdf
                 throw Failure.usage("\(option.rawValue) \(value(option) ?? ""): \(reason).")
             } catch {

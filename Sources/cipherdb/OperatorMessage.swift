@@ -7,7 +7,7 @@ import SQLCipherManager
 /// says which command or option to use instead.
 enum OperatorMessage {
     static func text(for error: DatabaseManagerError) -> String {
-        switch error {
+        switch error.kind {
         case .plaintextDatabase(let path):
             "\(path) is a plaintext (unencrypted) SQLite database. Encrypt it first: cipherdb encrypt \(path)"
         case .invalidOption(let name, let reason):

@@ -37,14 +37,14 @@ enum Session {
         let password = try password ?? Passwords(invocation: invocation).current()
         do {
             try manager.open(password: password)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings(let path, _) {
+        } catch let error as DatabaseManagerError where error.code == .incorrectPasswordOrSettings {
             // A diagnosis that cannot run (the file vanished, an I/O error) leaves the plain answer.
             // Key slots hold the key: other cipher settings cannot be the reason.
             if manager.keySlots.isEnabled { throw KeyCommands.wrongSecret(path: invocation.path) }
             if let mismatch = try? SettingsMismatch(path: invocation.path, manager: manager, password: password) {
                 throw mismatch
             }
-            throw DatabaseManagerError.incorrectPasswordOrSettings(path: path)
+            throw DatabaseManagerError.incorrectPasswordOrSettings(path: error.path ?? invocation.path)
         }
         defer { manager.close() }
         return try body(manager)

@@ -12,11 +12,11 @@ enum VerifyCommand {
             let problems: [String]
             do {
                 problems = try manager.integrityProblems()
-            } catch DatabaseManagerError.corrupt(_, let underlying) {
+            } catch let error as DatabaseManagerError where error.code == .corrupt {
                 // A page that does not decrypt stops the check (SQLCipher 4) instead of being listed.
                 throw Failure(
                     .notADatabase,
-                    "\(invocation.path) failed the integrity check (\(underlying?.message ?? "a page cannot be read")). "
+                    "\(invocation.path) failed the integrity check (\(error.sqliteError?.message ?? "a page cannot be read")). "
                         + "Restore it from a backup, or export what still reads.")
             }
             guard problems.isEmpty else {

@@ -1,7 +1,16 @@
 // MARK: - Equality
 
 extension DatabaseManagerError: Equatable {
-    /// Two errors are equal when they are the same case with equal associated values.
+    /// Two errors are equal when they are the same failure (``code``) with equal details. The
+    /// `underlying` error of a failed migration (whatever the migrator threw) compares with its
+    /// own `==` when its type is `Equatable`, else by its text.
+    public static func == (lhs: DatabaseManagerError, rhs: DatabaseManagerError) -> Bool {
+        lhs.kind == rhs.kind
+    }
+}
+
+extension DatabaseManagerError.Kind: Equatable {
+    /// Two failures are equal when they are the same case with equal associated values.
     ///
     /// Every associated value is `Equatable` except the `underlying` error of
     /// ``migrationFailed(version:lastGoodVersion:underlying:)``, which is whatever the migrator
@@ -12,7 +21,7 @@ extension DatabaseManagerError: Equatable {
     /// The switch lists every case of `lhs`, with no `default`, and each compares only with the
     /// same case of `rhs`: a new case does not compile until it has its own comparison, and never
     /// compares equal to another case.
-    public static func == (lhs: DatabaseManagerError, rhs: DatabaseManagerError) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         switch lhs {
         case .notConfigured:
             if case .notConfigured = rhs { return true }

@@ -7,7 +7,7 @@ extension DatabaseManagerError {
     /// may simply use smaller pages than the ones tried: that stays "other settings".
     /// A wrong raw key (`rawKey`) is ``DatabaseManagerError/incorrectKeyOrSettings(path:)``.
     package func refinedUnlockFailure(path: String, pageSize: Int, rawKey: Bool = false) -> DatabaseManagerError {
-        guard case .incorrectPasswordOrSettings = self, let size = DatabaseFile(path: path).size else { return self }
+        guard case .incorrectPasswordOrSettings = kind, let size = DatabaseFile(path: path).size else { return self }
         guard size < min(pageSize, 1024) else { return rawKey ? .incorrectKeyOrSettings(path: path) : self }
         return .notADatabase(
             path: path,

@@ -4,159 +4,46 @@ import Foundation
 
 /// Why a ``DatabaseManager`` flow (create, open, rekey, migrate…) failed.
 ///
-/// Every case says what happened to which file and what to do next. None of them ever
-/// carries a password or a key. When a case wraps a ``SQLiteError``, the C library's code and
-/// message are kept for diagnosis.
-public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// The manager has no database URL: set ``DatabaseManager/databaseURL`` first.
-    case notConfigured
-    /// The password does not satisfy the manager's ``PasswordPolicy``.
-    case invalidPassword(reason: String)
-    /// A raw key must be exactly 32 bytes (`PRAGMA key = "x'…'"` semantics).
-    case invalidKeyLength(Int)
-    /// An option value is out of range (for example a page size that is not a power of two).
-    case invalidOption(name: String, reason: String)
-    /// The linked SQLCipher is too old for an option (it would silently ignore the pragma).
-    case unsupportedOption(name: String, requires: SQLCipherVersion, linked: SQLCipherVersion)
-    /// The process is not linked against SQLCipher: `PRAGMA cipher_version` returned nothing.
-    case sqlcipherNotLinked
-    /// Encryption was not active on a file this manager created (its header is plaintext).
-    case encryptionNotActive(path: String)
-    /// A database is already open on this manager: close it first.
-    case alreadyOpen
-    /// No database is open on this manager: open or create it first.
-    case notOpen
-    /// `open` found no file at the path. `open` never creates one.
-    case fileNotFound(path: String)
-    /// `create` found a file at the path. `create` never overwrites one.
-    case fileAlreadyExists(path: String)
-    /// The path names a directory, not a file.
-    case isDirectory(path: String)
-    /// The directory that should hold the database does not exist.
-    case parentDirectoryMissing(path: String)
-    /// The file system refuses the path itself (a name or the whole path is too long).
-    case invalidPath(path: String, reason: String)
-    /// The file is a plaintext (unencrypted) SQLite database.
-    case plaintextDatabase(path: String)
-    /// The file is encrypted (or not a database) where a plaintext SQLite database was expected.
-    case notPlaintextDatabase(path: String)
-    /// The key did not decrypt the file: wrong password, or other cipher settings (kdf_iter,
-    /// page size, HMAC, SQLCipher major version) than the ones it was written with.
-    ///
-    /// For a key-slot database `keySlotFile` names its slot file (`<db>.scm-keys`): no slot
-    /// accepted the password (or recovery key), and cipher settings cannot be the reason (the
-    /// slots hold the key). Either way the case means "wrong password" to a login prompt.
-    case incorrectPasswordOrSettings(path: String, keySlotFile: String? = nil)
-    /// The raw 32-byte key given to ``DatabaseManager/open(rawKey:)`` (or cached from one) did
-    /// not decrypt the file: another key, or other cipher settings. A raw key is never typed by
-    /// a person, so the remedy is not "try again" but to check where the key came from.
-    case incorrectKeyOrSettings(path: String)
-    /// The file cannot be an SQLCipher database (empty, too short, or an impossible size).
-    case notADatabase(path: String, reason: String)
-    /// The file decrypted but its content is damaged (SQLCipher's HMAC check failed, or a
-    /// page is missing).
-    case corrupt(path: String, underlying: SQLiteError?)
-    /// The operating system refused access to the file or its directory.
-    case permissionDenied(path: String, underlying: SQLiteError?)
-    /// A write to the database was refused because the file cannot be written (SQLite's
-    /// `SQLITE_READONLY`): `reason` says why — the immutable flag, a read-only file system, or
-    /// the permissions of the file or its directory. The SQL is not the cause; nothing was written.
-    case notWritable(path: String, reason: NotWritableReason)
-    /// The disk or the process's file size limit is full.
-    case diskFull(path: String, underlying: SQLiteError?)
-    /// An input/output error occurred.
-    case ioError(path: String, underlying: SQLiteError?)
-    /// Another connection or process held a lock on the file for longer than
-    /// ``DatabaseConfiguration/busyTimeout`` (`SQLITE_BUSY` / `SQLITE_LOCKED`).
-    case busy(path: String, underlying: SQLiteError?)
-    /// No key is cached (neither a password's key nor a raw key): open the database with its
-    /// password or key first.
-    case noCachedKey
-    /// The file's schema (`PRAGMA user_version`) is newer than this app understands.
-    case schemaVersionTooNew(found: Int, supported: Int)
-    /// A schema migration step failed; the database stays at `lastGoodVersion`.
-    case migrationFailed(version: Int, lastGoodVersion: Int, underlying: any Error)
-    /// A rekey, encrypt or decrypt needs about twice the database's size free in its directory,
-    /// and less is available. Nothing was written.
-    case insufficientDiskSpace(path: String, needed: Int64, available: Int64)
-    /// A rekey or decrypt was asked for inside a transaction. Nothing was written.
-    case transactionInProgress
-    /// The exported copy did not match its source (integrity check, schema, row counts,
-    /// user_version, application_id) or could not be opened with its key. It was removed and
-    /// the database is as it was.
-    case verificationFailed(path: String, reason: String)
-    /// An interrupted rekey, encrypt or decrypt could not be finished or rolled back (for
-    /// example a journal this code did not write). The files were left as they are.
-    case recoveryFailed(path: String, reason: String)
-    /// Another process or manager is rekeying, encrypting or decrypting this file right now
-    /// (it holds `<file>.scm-lock`). Nothing was changed.
-    case operationInProgress(path: String)
-    /// The database's key was changed in place (a rekey by another program, or by a connection
-    /// this manager does not know) while this connection was open with the old key: its next
-    /// statement found that the first page no longer decrypts. The connection was closed and
-    /// nothing was written with the old key. Open the database again with its new password.
-    case keyChanged(path: String)
-    /// The database keeps its first 32 bytes in plaintext (``CipherOptions/plaintextHeader``)
-    /// and its salt in `saltFile`, which is missing, damaged, or (with a key that is refused)
-    /// perhaps not this database's: restore the salt file kept with the database.
-    case headerSaltUnusable(path: String, saltFile: String, problem: HeaderSaltProblem)
-    /// A password (key) change in place was interrupted (its program stopped mid-change), and
-    /// the key given does not open the file. Its transaction makes the file open with exactly
-    /// one of the key before and the key after; `opensWith` says which, when the key given was
-    /// recognised as one of the two (`nil`: neither). Nothing was changed.
-    case keyChangeInterrupted(path: String, opensWith: KeyChangeSide?)
-    /// A change that needs a new file (cipher settings, encrypting a plaintext file in place,
-    /// adopting one on open) was refused because another program has the database open
-    /// (`processID` and `processName` when known: on Linux from `/proc`, in WAL mode also from
-    /// SQLite's lock on the `-shm`): the new file is installed by `rename` only while nobody else
-    /// has the old one, whose connections would go on with it. Nothing was changed. Close the
-    /// database in that program, then run again.
-    case openElsewhere(path: String, processID: Int?, processName: String?)
-    /// A `-journal` or `-wal` beside the database does not belong to it: replaying it (on a
-    /// private copy) gives a file that does not open or check with the key, while the database
-    /// alone does. SQLite would have written it into the database; nothing was changed.
-    case foreignSidecar(path: String, sidecar: String)
-    /// A file the library would create, replace or read beside a database is not one it made
-    /// (a symbolic link, another user's file, something other than a file, or larger than any it
-    /// writes); it was left alone and nothing was written through it.
-    case untrustedFile(path: String, reason: String)
-    /// A statement failed.
-    case sqlite(SQLiteError)
-    /// A key-slot database, or a call on its ``DatabaseManager/keySlots``, failed for a reason of
-    /// its slot file (`<db>.scm-keys`) or its slots: `error` says which (the slot file missing,
-    /// damaged, edited or outdated; no such slot; the last slot; not a key-slot database…) and
-    /// what to do. A wrong password or recovery key is
-    /// ``incorrectPasswordOrSettings(path:keySlotFile:)``, as for any database.
-    case keySlots(KeySlotError)
-    /// The database's key could not be read from its ``KeyStore``: the store is locked or
-    /// unreachable, a key file's permissions are unsafe, or no key is stored while an encrypted
-    /// database exists (`underlying` is then ``KeyStoreError/notStored(identifier:store:)``).
-    /// The file was not touched and **no new key was made**. `underlying` is what the store
-    /// threw (a store's own error type as ``KeyStoreError/failed(location:reason:)``).
-    case keyUnavailable(identifier: String, underlying: KeyStoreError)
-    /// The key loaded from the ``KeyStore`` does not decrypt the database (another key, or other
-    /// cipher settings). The file was not touched.
-    case keyRefused(identifier: String, path: String)
-    /// A new key could not be stored, so no database was created or encrypted with it.
-    /// `underlying` is what the store threw (a store's own error type as
-    /// ``KeyStoreError/failed(location:reason:)``), or ``KeyStoreError/notStored(identifier:store:)``
-    /// when the store reported a key already stored and then found none.
-    case keyNotStored(identifier: String, underlying: KeyStoreError)
-    /// The operating system's secure random source failed (`getentropy`).
-    case randomSourceFailed(reason: String)
-    /// A manager call was made from inside one of the same manager's `read`, `write`,
-    /// `transaction` or `withDatabase` closures, where it would wait for that closure to end
-    /// (a deadlock) or pull the connection from under it: `call` names the call, `inside` the
-    /// closure. Nothing was done. Inside a closure, use the ``Database`` it was given; make the
-    /// call after the closure returns.
-    case reentrantCall(_ call: String, inside: String)
+/// Every error says what happened to which file and what to do next (``description``). None of
+/// them ever carries a password or a key. When one wraps a ``SQLiteError``, the C library's code
+/// and message are kept for diagnosis (``sqliteError``).
+///
+/// A struct rather than an enum, so that a later version can add a failure without breaking an
+/// app's `switch`: match on its ``code`` (a ``Code``, with one static member per failure) and
+/// read the details an app acts on from its properties (``path``, ``reason``, ``underlying``…).
+///
+/// ```swift
+/// do {
+///     try manager.open(password: password)
+/// } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
+///     // ask for the password again
+/// } catch let error as DatabaseManagerError {
+///     switch error.code {
+///     case .fileNotFound: offerToCreate()
+///     case .busy: retryLater()
+///     default: show(error.description)
+///     }
+/// }
+/// ```
+///
+/// Errors compare equal when they are the same failure with the same details, so a test can
+/// expect one: `#expect(throws: DatabaseManagerError.notOpen) { … }`.
+public struct DatabaseManagerError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The failure and its details, one case per failure; the library switches over it, an app
+    /// over ``code``.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
 
     /// The ``description``, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { description }
 
     /// What happened, to which file, and what to do next; never a password or a key.
     public var description: String {
-        switch self {
+        switch kind {
         case .notConfigured:
             return "No database path is set. Set databaseURL on the manager before creating or opening."
         case .invalidPassword(let reason):

@@ -76,7 +76,7 @@ extension DatabaseManager {
     private func openStored(_ key: DatabaseKey, identifier: String, path: String) throws {
         do {
             try openFlow(key: key.sqlcipherKey, creating: false)
-        } catch DatabaseManagerError.incorrectKeyOrSettings, DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.Code.incorrectKeyOrSettings, DatabaseManagerError.Code.incorrectPasswordOrSettings {
             throw DatabaseManagerError.keyRefused(identifier: identifier, path: path)
         }
     }

@@ -35,7 +35,7 @@ enum FormatFallback {
 
     /// `true` for the errors that mean "not with these settings": the next attempt may open it.
     static func isRefusal(_ error: any Error) -> Bool {
-        switch error as? DatabaseManagerError {
+        switch (error as? DatabaseManagerError)?.code {
         case .incorrectPasswordOrSettings, .incorrectKeyOrSettings: true
         default: false
         }

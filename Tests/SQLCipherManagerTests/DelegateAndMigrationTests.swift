@@ -91,7 +91,8 @@ import Testing
         do {
             try manager.create(password: "secret")
             Issue.record("create should fail")
-        } catch DatabaseManagerError.migrationFailed(let version, let lastGood, let underlying) {
+        } catch let error as DatabaseManagerError {
+            guard case .migrationFailed(let version, let lastGood, let underlying) = error.kind else { throw error }
             #expect(version == 2)
             #expect(lastGood == 1)
             #expect(underlying is TestFailure)

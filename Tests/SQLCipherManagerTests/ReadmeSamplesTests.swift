@@ -41,7 +41,7 @@ struct ReadmeSamplesTests {
                 try db.fetchAll(String.self, "SELECT title FROM note ORDER BY id")
             }
             print(titles)                                    // ["Hello"], then one more each run
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
             print("Incorrect password")                      // nothing was opened or changed: ask again
             // README end
         }
@@ -95,7 +95,7 @@ struct ReadmeSamplesTests {
             if manager.databaseExists { try manager.open(password: password) }
             else { try manager.create(password: password) }
             unlocked = true
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
             print("Incorrect password")                      // nothing is open: ask again
         }
         if unlocked {
@@ -189,7 +189,7 @@ struct ReadmeSamplesTests {
         // README begin
         do {
             try manager.open(password: password)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
             if case .opens(let found) = try manager.diagnoseCipherSettings(password: password) {
                 print("Right password; the file uses \(found.summary) (\(found.name))")  // e.g. kdf_iter 4000 and no HMAC
                 manager.configuration.cipher = found.options

@@ -175,6 +175,9 @@ extension DatabaseManagerError.Code {
     }
 
     /// Whether `error` has this code: `case .busy:` in a `switch` over a ``DatabaseManagerError``.
+    /// (A failure without details, `case .notOpen:`, matches the error ``DatabaseManagerError/notOpen``
+    /// itself, which is the same test.)
+    @_disfavoredOverload
     public static func ~= (code: Self, error: DatabaseManagerError) -> Bool {
         error.code == code
     }

@@ -78,7 +78,7 @@ import Testing
         try manager.open(password: "secret")
         // It is said like at open: corrupt, with the path and SQLite's error kept.
         let error = try #require(thrownError { _ = try manager.fetchAll("SELECT * FROM item") } as? DatabaseManagerError)
-        guard case .corrupt(_, let underlying) = error else { throw TestFailure() }
+        guard case .corrupt(_, let underlying) = error.kind else { throw TestFailure() }
         #expect(underlying?.code == .corrupt)
         #expect(manager.isOpen)
         // The check reports it too: as a list (3.x reads the page as zeros), or as corrupt when
@@ -129,7 +129,7 @@ import Testing
     @Test func aPageThatDoesNotDecryptIsCorruptOnlyWhileTheKeyStillUnlocks() throws {
         let notADatabase = SQLiteError(extendedCode: .notADatabase, message: "file is not a database", sql: "SELECT 1")
         let damaged = DatabaseManagerError.unreadablePage(notADatabase, path: "/x/test.db", keyStillUnlocks: true)
-        guard case .corrupt(let path, let underlying) = damaged else { throw TestFailure() }
+        guard case .corrupt(let path, let underlying) = damaged.kind else { throw TestFailure() }
         #expect(path == "/x/test.db" && underlying?.code == .corrupt && underlying?.sql == "SELECT 1")
         #expect(damaged.description.contains("malformed") && damaged.description.contains("Restore it from a backup"))
         #expect(

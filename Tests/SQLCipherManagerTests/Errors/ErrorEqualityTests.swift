@@ -182,7 +182,7 @@ import Testing
         let migrating = dir.manager("migrating.db")
         migrating.schemaMigrator = migrator
         let migration = thrownError { try migrating.create(password: "secret") }
-        guard case .migrationFailed(version: 1, lastGoodVersion: 0, let underlying)? = migration as? DatabaseManagerError else {
+        guard case .migrationFailed(version: 1, lastGoodVersion: 0, let underlying)? = (migration as? DatabaseManagerError)?.kind else {
             Issue.record("expected migrationFailed, got \(String(describing: migration))")
             return
         }
@@ -203,7 +203,7 @@ import Testing
         let typed = String(mistyped)
         let reopened = dir.keySlotManager()
         let invalid = thrownError { try reopened.open(recoveryKey: typed) }
-        guard case .keySlots(.invalidRecoveryKey)? = invalid as? DatabaseManagerError else {
+        guard case .keySlots(.invalidRecoveryKey)? = (invalid as? DatabaseManagerError)?.kind else {
             Issue.record("expected invalidRecoveryKey, got \(String(describing: invalid))")
             return
         }

@@ -28,7 +28,7 @@ import Testing
         var other = key
         other[31] ^= 0x80
         let error = try #require(thrownError { try manager.open(rawKey: other) } as? DatabaseManagerError)
-        guard case .incorrectKeyOrSettings(let path) = error else {
+        guard case .incorrectKeyOrSettings(let path) = error.kind else {
             Issue.record("expected incorrectKeyOrSettings, got \(error)")
             return
         }
@@ -70,7 +70,7 @@ import Testing
 
         let checking = dir.manager { $0.checksIntegrityOnOpen = true }
         let error = try #require(thrownError { try checking.open(password: "secret") } as? DatabaseManagerError)
-        guard case .corrupt(_, let underlying) = error, let message = underlying?.message else {
+        guard case .corrupt(_, let underlying) = error.kind, let message = underlying?.message else {
             Issue.record("expected corrupt with a message, got \(error)")
             return
         }

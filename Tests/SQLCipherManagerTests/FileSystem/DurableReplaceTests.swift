@@ -128,8 +128,8 @@ import Testing
         do {
             try body()
             return false
-        } catch DatabaseManagerError.untrustedFile(let refused, _) {
-            return refused == path
+        } catch let error as DatabaseManagerError where error.code == .untrustedFile {
+            return error.path == path
         } catch {
             Issue.record("expected a refusal of \(path), got \(error)")
             return false
@@ -145,7 +145,7 @@ import Testing
         #expect {
             try DatabaseTools.writeFileDurably(Data("new\n".utf8), to: dir.file("record"))
         } throws: { error in
-            if case .permissionDenied = error as? DatabaseManagerError { return true }
+            if case .permissionDenied? = (error as? DatabaseManagerError)?.kind { return true }
             return false
         }
         #expect(FileManager.default.contents(atPath: dir.file("record").path) == Data("old\n".utf8))

@@ -60,7 +60,7 @@ struct BackupLedgerTests {
                     }
                     ledger.acknowledge(next)
                     next += 1
-                } catch DatabaseManagerError.busy {
+                } catch DatabaseManagerError.Code.busy {
                     ledger.retried()
                 } catch {
                     ledger.fail("\(error)")

@@ -120,7 +120,7 @@ struct FormatUpgradeTests {
         let holder = try FileHolder(dir.file())
         let error = thrownError { try manager.upgradeFormat() }
         holder.stop()
-        guard case .openElsewhere(_, let pid, _)? = error as? DatabaseManagerError else {
+        guard case .openElsewhere(_, let pid, _)? = (error as? DatabaseManagerError)?.kind else {
             Issue.record("expected openElsewhere, got \(String(describing: error))")
             return
         }

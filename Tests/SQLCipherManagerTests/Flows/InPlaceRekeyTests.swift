@@ -136,7 +136,7 @@ struct InPlaceRekeyTests {
 
         let manager = dir.manager("ledger.db")
         let error = thrownError { try manager.open(password: "new-secret") }
-        guard case .keyChangeInterrupted(_, let side)? = error as? DatabaseManagerError else {
+        guard case .keyChangeInterrupted(_, let side)? = (error as? DatabaseManagerError)?.kind else {
             Issue.record("expected keyChangeInterrupted, got \(String(describing: error))")
             return
         }
@@ -158,7 +158,7 @@ struct InPlaceRekeyTests {
 
         let manager = dir.manager("ledger.db")
         let error = thrownError { try manager.open(password: "old-secret") }
-        guard case .keyChangeInterrupted(_, let side)? = error as? DatabaseManagerError else {
+        guard case .keyChangeInterrupted(_, let side)? = (error as? DatabaseManagerError)?.kind else {
             Issue.record("expected keyChangeInterrupted, got \(String(describing: error))")
             return
         }
@@ -232,7 +232,7 @@ struct InPlaceRekeyTests {
         let refusal = thrownCase { if let refused { throw refused } }
         if !["incorrectPasswordOrSettings", "keyChangeInterrupted"].contains(refusal) { problems.append("refused as \(refusal)") }
         // A refusal beside an interrupted change's marker must name the key that opened.
-        if case .keyChangeInterrupted(_, let side?)? = (newError ?? oldError) as? DatabaseManagerError {
+        if case .keyChangeInterrupted(_, let side?)? = ((newError ?? oldError) as? DatabaseManagerError)?.kind {
             if side != (password == "new-secret" ? .newKey : .previousKey) { problems.append("the refusal named the wrong key: \(side)") }
         }
         problems += try dir.withOpened(password: password) { db in

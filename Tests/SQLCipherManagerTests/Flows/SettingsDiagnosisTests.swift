@@ -279,7 +279,7 @@ import Testing
         var said: [String] = []
         do {
             try manager.open(password: password)
-        } catch DatabaseManagerError.incorrectPasswordOrSettings {
+        } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
             if case .opens(let found) = try manager.diagnoseCipherSettings(password: password) {
                 said.append("Right password; the file uses \(found.summary) (\(found.name))")
                 manager.configuration.cipher = found.options

@@ -84,7 +84,7 @@ extension PlaintextHeaderKeySlotTests {
         let before = Fixture.bytes(dir.file())
         let salt = Fixture.bytes(URL(fileURLWithPath: HeaderSaltFile.path(for: dir.file().path)))
         let error = thrownError { try manager.keySlots.enable(password: "secret") } as? DatabaseManagerError
-        guard case .invalidOption(let name, _)? = error else {
+        guard case .invalidOption(let name, _)? = error?.kind else {
             Issue.record("expected invalidOption, got \(String(describing: error))")
             return
         }

@@ -54,8 +54,8 @@ struct ReadmeKeySamplesTests {
         // README begin
         do {
             try manager.openOrCreate(keyStore: keys, identifier: "notes-db")
-        } catch DatabaseManagerError.keyUnavailable(let identifier, let underlying) {
-            print("Key \(identifier) is unavailable (\(underlying)); unlock the keyring or restore the key.")
+        } catch let error as DatabaseManagerError where error.code == .keyUnavailable {
+            print("Key \(error.keyIdentifier ?? "") is unavailable; unlock the keyring or restore the key.")
         // README end
             reported = true
         }

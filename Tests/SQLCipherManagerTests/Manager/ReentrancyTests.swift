@@ -135,7 +135,7 @@ struct ReentrancyTests {
                     #expect(!manager.isOpen, "\(label): still open after the closure returned")
                     try manager.open(password: "secret")
                 case (.refused, .failure(let error)):
-                    guard case DatabaseManagerError.reentrantCall(_, let inside) = error else {
+                    guard case .reentrantCall(_, let inside)? = (error as? DatabaseManagerError)?.kind else {
                         Issue.record("\(label): \(error) instead of reentrantCall")
                         continue
                     }

@@ -109,7 +109,7 @@ struct SidecarTests {
         let manager = dir.manager()
         let error = thrownError { try manager.open(password: "secret") }
         #expect(FileSnapshot(dir.url).differences(from: before).isEmpty)
-        guard case .foreignSidecar(let path, let sidecar)? = error as? DatabaseManagerError else {
+        guard case .foreignSidecar(let path, let sidecar)? = (error as? DatabaseManagerError)?.kind else {
             Issue.record("expected foreignSidecar, got \(String(describing: error))")
             return
         }

@@ -68,7 +68,8 @@ import Testing
         do {
             try manager.open(password: "secret")
             Issue.record("the open should fail")
-        } catch DatabaseManagerError.migrationFailed(let version, let lastGood, let underlying) {
+        } catch let error as DatabaseManagerError {
+            guard case .migrationFailed(let version, let lastGood, let underlying) = error.kind else { throw error }
             #expect(version == 2 && lastGood == 1)
             let violation = try #require(underlying as? MigrationError)
             #expect(violation == .foreignKeyViolations([.init(table: "tag", parent: "note", rowCount: 2)]))

@@ -101,7 +101,7 @@ struct ReplaceWindowTests {
         }
         shell?.close()
         holder?.stop()
-        guard case .openElsewhere(_, let pid, let name)? = error as? DatabaseManagerError else {
+        guard case .openElsewhere(_, let pid, let name)? = (error as? DatabaseManagerError)?.kind else {
             Issue.record("expected openElsewhere, got \(String(describing: error))")
             return
         }

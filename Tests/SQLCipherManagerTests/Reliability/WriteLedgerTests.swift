@@ -80,7 +80,7 @@ struct WriteLedgerTests {
                 #expect(ledger.failed > 0 && ledger.acknowledgedAfter > 0, "trial \(trial)")
             } else if wal, case .failure(let error) = changed {
                 // Another program has the WAL database open: refused, naming it.
-                guard case .openElsewhere(_, let pid, _)? = error as? DatabaseManagerError else {
+                guard case .openElsewhere(_, let pid, _)? = (error as? DatabaseManagerError)?.kind else {
                     Issue.record("trial \(trial): expected openElsewhere, got \(error)")
                     continue
                 }

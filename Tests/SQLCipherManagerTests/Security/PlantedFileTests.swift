@@ -172,7 +172,7 @@ import Testing
         do {
             try body()
             return false
-        } catch DatabaseManagerError.untrustedFile {
+        } catch DatabaseManagerError.Code.untrustedFile {
             return true
         } catch {
             Issue.record("expected a refusal, got \(error)")

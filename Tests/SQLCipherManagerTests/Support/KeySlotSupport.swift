@@ -40,8 +40,8 @@ func itemCount(in dir: TemporaryDirectory, password: String, name: String = "tes
     do {
         try manager.open(password: password)
         return "\(try manager.scalar(Int.self, "SELECT count(*) FROM item") ?? -1)"
-    } catch DatabaseManagerError.keySlots(let error) {
-        return error.caseName
+    } catch let error as DatabaseManagerError where error.keySlotError != nil {
+        return error.keySlotError?.caseName ?? ""
     } catch {
         return outcomeName(error)
     }
@@ -77,7 +77,7 @@ extension KeySlotError {
 func thrownKeySlotCase(_ body: () throws -> Void) -> String {
     switch thrownError(body) {
     case nil: "none"
-    case DatabaseManagerError.keySlots(let error)?: error.caseName
+    case let error as DatabaseManagerError where error.keySlotError != nil: error.keySlotError?.caseName ?? ""
     case let error?: outcomeName(error)
     }
 }

@@ -98,7 +98,7 @@ extension DatabaseManagerError {
     /// reason's text, a temporary path); where they are, compare the error itself with `==`.
     /// An exhaustive switch, so a new case is named here or the tests do not compile.
     var caseName: String {
-        switch self {
+        switch kind {
         case .notConfigured: "notConfigured"
         case .invalidPassword: "invalidPassword"
         case .invalidKeyLength: "invalidKeyLength"

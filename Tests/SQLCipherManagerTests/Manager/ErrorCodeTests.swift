@@ -1,0 +1,68 @@
+import Foundation
+import SQLCipherManager
+import Testing
+
+/// An app matches ``DatabaseManagerError`` on its `code`, never on the cases inside it, so a
+/// failure a later version adds cannot break the app's build: the compiler refuses a `switch` over
+/// codes without `default`, and a `default` is where a new code goes.
+@Suite struct ErrorCodeTests {
+    static let reaction = """
+        func reaction(to error: DatabaseManagerError) -> String {
+            switch error.code {
+            case .notOpen: return "open the database first"
+            case .incorrectPasswordOrSettings: return "ask for the password again"
+            DEFAULT
+            }
+        }
+        func retries(_ error: DatabaseManagerError) -> Bool {
+            switch error {
+            case .notOpen: false
+            case .busy: true
+            default: false
+            }
+        }
+        func launch(_ manager: DatabaseManager) -> String {
+            do {
+                try manager.open(password: "secret")
+                return "opened"
+            } catch DatabaseManagerError.Code.fileNotFound {
+                return "create it"
+            } catch let error as DatabaseManagerError where error.code == .busy {
+                return "try again later: \\(error.path ?? "")"
+            } catch {
+                return reaction(to: error as? DatabaseManagerError ?? .notOpen)
+            }
+        }
+
+        """
+
+    @Test func anAppSwitchesOverCodesAndCatchesByCodeWithoutWarnings() throws {
+        let source = Self.reaction.replacingOccurrences(of: "DEFAULT", with: "default: return error.description")
+        let result = try AsyncOverloadTests.typecheck(source)
+        #expect(result.status == 0 && !result.output.contains("warning"), "\(result.output)")
+    }
+
+    @Test func aSwitchOverCodesWithoutDefaultIsRefusedSoANewCodeCannotBreakAnApp() throws {
+        let result = try AsyncOverloadTests.typecheck(Self.reaction.replacingOccurrences(of: "DEFAULT", with: ""))
+        #expect(result.status != 0, "a switch over codes compiled without default: \(result.output)")
+        #expect(result.output.contains("switch must be exhaustive"), "\(result.output)")
+    }
+
+    @Test func aCatchByCodeMatchesThatCodeWhateverItsDetails() throws {
+        let dir = TemporaryDirectory()
+        let manager = dir.manager()
+        var matched: [DatabaseManagerError.Code] = []
+        do {
+            try manager.open(password: "secret")
+        } catch DatabaseManagerError.Code.incorrectPasswordOrSettings {
+            matched.append(.incorrectPasswordOrSettings)
+        } catch DatabaseManagerError.Code.fileNotFound {
+            matched.append(.fileNotFound)
+        }
+        #expect(matched == [.fileNotFound])
+        let error = try #require(throws: DatabaseManagerError.self) { try manager.open(password: "secret") }
+        #expect(error.code == .fileNotFound && error.code.description == "fileNotFound")
+        #expect(error == .fileNotFound(path: try #require(manager.databaseURL?.path)) && error.path == manager.databaseURL?.path)
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.readSync { _ in 1 } }
+    }
+}

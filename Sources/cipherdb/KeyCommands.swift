@@ -112,7 +112,7 @@ enum KeyCommands {
     /// A key-slot error (``DatabaseManagerError/keySlots(_:)``, mapped by `Failure(wrapping:)`)
     /// in an operator's words (commands, not library calls).
     static func operatorFailure(_ error: KeySlotError) -> Failure {
-        switch error {
+        switch error.kind {
         case .notKeySlotDatabase(let path):
             return Failure(.wrongKind, "\(path) does not use key slots. Convert it first: `cipherdb keys \(path) convert`.")
         case .keySlotDatabase(let path):

@@ -170,14 +170,14 @@ extension DatabaseManagerError {
 extension DatabaseManagerError.Code {
     /// Whether `error` is a ``DatabaseManagerError`` with this code, so that
     /// `catch DatabaseManagerError.Code.busy { … }` catches every `busy` error, whatever its details.
+    /// Disfavored, so that a `switch` over another type's values (`case .permissionDenied:` over
+    /// an `Errno`) keeps that type's own `~=` rather than asking whether it is this error.
+    @_disfavoredOverload
     public static func ~= (code: Self, error: any Error) -> Bool {
         (error as? DatabaseManagerError)?.code == code
     }
 
     /// Whether `error` has this code: `case .busy:` in a `switch` over a ``DatabaseManagerError``.
-    /// (A failure without details, `case .notOpen:`, matches the error ``DatabaseManagerError/notOpen``
-    /// itself, which is the same test.)
-    @_disfavoredOverload
     public static func ~= (code: Self, error: DatabaseManagerError) -> Bool {
         error.code == code
     }
@@ -186,6 +186,7 @@ extension DatabaseManagerError.Code {
 extension DatabaseManagerError {
     /// Whether `error` is a ``DatabaseManagerError`` equal to `pattern`, so that
     /// `catch DatabaseManagerError.notOpen { … }` catches exactly that error.
+    @_disfavoredOverload
     public static func ~= (pattern: Self, error: any Error) -> Bool {
         (error as? DatabaseManagerError) == pattern
     }

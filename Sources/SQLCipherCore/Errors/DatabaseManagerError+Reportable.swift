@@ -10,7 +10,7 @@ extension DatabaseManagerError {
             return false
         case .keySlots(let error):
             // The slot file's problems, like the database file's; not a misuse of the slots.
-            switch error {
+            switch error.kind {
             case .slotFileMissing, .slotFileDamaged, .slotFileTampered, .slotFileMismatch, .slotFileOutdated, .slotFileNotAFile:
                 return true
             case .slotLimitReached, .notKeySlotDatabase, .keySlotDatabase, .backupNeedsItsOwnKey, .lastSlot, .slotNotFound,

@@ -157,22 +157,13 @@ public struct DatabaseManagerError: Error, Sendable, CustomStringConvertible, Lo
             return error.description
         case .keySlots(let error):
             return error.description
-        case .keyUnavailable(let identifier, .notStored(_, let store)):
-            return "The key '\(identifier)' is unavailable: no key is stored under it in the \(store), but the database "
-                + "is encrypted (a new key is never made for an existing database). The database was not touched and no "
-                + "new key was made. Restore the key from a backup under this identifier, then open again."
         case .keyUnavailable(let identifier, let underlying):
-            return "The key '\(identifier)' is unavailable: \(underlying) The database was not touched and no new key "
-                + "was made. Make the key readable (unlock the keyring, fix the key file) or restore it from a backup, then open again."
+            return Self.keyUnavailableMessage(identifier: identifier, underlying: underlying)
         case .keyRefused(let identifier, let path):
             return "The key '\(identifier)' does not open \(path) (another key, or other cipher settings). The file was "
                 + "not touched. Restore the key that belongs to this database from a backup."
-        case .keyNotStored(let identifier, .notStored(_, let store)):
-            return "A new key '\(identifier)' could not be stored: the \(store) reported a key already stored under it, "
-                + "then found none. No database was created or encrypted; fix the key store and try again."
         case .keyNotStored(let identifier, let underlying):
-            return "A new key '\(identifier)' could not be stored: \(underlying) No database was created or encrypted; "
-                + "fix the key store and try again."
+            return Self.keyNotStoredMessage(identifier: identifier, underlying: underlying)
         case .randomSourceFailed(let reason):
             return "The system's secure random source failed (\(reason)), so no key was generated. Try again."
         }

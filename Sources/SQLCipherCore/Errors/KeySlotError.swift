@@ -8,60 +8,26 @@ import Foundation
 ///
 /// The key-slot layer throws it; a ``DatabaseManager`` call (``DatabaseManager/keySlots`` included)
 /// throws it inside ``DatabaseManagerError/keySlots(_:)``, so one `catch` of
-/// ``DatabaseManagerError`` sees it:
+/// ``DatabaseManagerError`` sees it. A struct with a ``Code``, like ``DatabaseManagerError``, so
+/// that a later version can add a failure; a code matches the error bare or inside a
+/// ``DatabaseManagerError``:
 ///
 /// ```swift
 /// do {
 ///     try manager.keySlots.remove(id: 3)
-/// } catch DatabaseManagerError.keySlots(.lastSlot) {
+/// } catch KeySlotError.Code.lastSlot {
 ///     // add another password or a recovery key first
 /// }
 /// ```
-public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The database was created with key slots (its header says so) but `<db>.scm-keys` is not
-    /// beside it. The database file was not touched.
-    case slotFileMissing(path: String, database: String)
-    /// `<db>.scm-keys` is truncated, not a key-slot file, or a field is out of range. The
-    /// database file was not touched.
-    case slotFileDamaged(path: String, reason: String)
-    /// A slot opened but the file's authenticator (keyed with the data key) does not match: the
-    /// file was edited, or slots were copied in from another file. The database file was not touched.
-    case slotFileTampered(path: String)
-    /// `<db>.scm-keys` belongs to another database (its identity does not match the database's
-    /// header). The database file was not touched.
-    case slotFileMismatch(path: String, database: String)
-    /// `<db>.scm-keys` is an older copy than the one the database records (its revision is
-    /// lower, or its data key no longer opens the database): put back after a password change,
-    /// a removal or a rotation. Refused so that a revoked secret stays revoked. The database
-    /// file was not touched.
-    case slotFileOutdated(path: String, database: String)
-    /// `<db>.scm-keys` (or `.next`) is not a regular file — a directory, a named pipe, a device:
-    /// `kind` says which. Nothing was read from it and the database file was not touched.
-    case slotFileNotAFile(path: String, kind: String)
-    /// Adding a slot would pass the limits every slot file is held to (the slot count, or the
-    /// total Argon2id work of one unlock); nothing changed.
-    case slotLimitReached(reason: String)
-    /// The call needs a key-slot database, and this one is keyed with a password or raw key.
-    case notKeySlotDatabase(path: String)
-    /// The call needs a plain password database, and this one uses key slots (or has a
-    /// `<db>.scm-keys` beside it).
-    case keySlotDatabase(path: String)
-    /// A backup of a key-slot database is written as a password database, so it needs a key
-    /// of its own: a new password or a raw key (see ``DatabaseManager/backup(to:key:options:progress:)-2vlr9``).
-    /// Nothing was written.
-    case backupNeedsItsOwnKey(path: String)
-    /// Removing this slot would leave no way to unlock the database.
-    case lastSlot(id: Int)
-    /// No slot has this id.
-    case slotNotFound(id: Int)
-    /// Argon2id parameters below ``Argon2Parameters/minimum`` without
-    /// ``KeySlotOptions/allowsWeakKeyDerivation``.
-    case weakKeyDerivation(Argon2Parameters, minimum: Argon2Parameters)
-    /// Argon2id parameters libsodium refuses or above ``Argon2Parameters/maximum``.
-    case invalidKeyDerivation(Argon2Parameters)
-    /// A recovery key that is not in the written form (8 groups of 5 letters and digits) or whose
-    /// check characters do not match: a typing mistake.
-    case invalidRecoveryKey(reason: String)
+public struct KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The failure and its details, one case per failure; the library switches over it, an app
+    /// over ``code``.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
 
     /// The ``description``, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { description }
@@ -69,7 +35,7 @@ public enum KeySlotError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// What went wrong with the key-slot file and what to do: restore it from the backup kept
     /// next to the database, or use the recovery key. Never a key or a password.
     public var description: String {
-        switch self {
+        switch kind {
         case .slotFileMissing(let path, let database):
             return "\(database) uses key slots, but its key-slot file \(path) is missing. The database was not touched. "
                 + "Restore \(path) from your backup and put it next to the database; without it no password or "

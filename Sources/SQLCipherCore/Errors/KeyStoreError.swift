@@ -2,43 +2,27 @@ import Foundation
 
 // MARK: - KeyStoreError
 
-/// Why a ``KeyStore`` could not load, store or delete a key. None of the cases carries key bytes.
-public enum KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The identifier cannot name a key in this store (empty, too long, or characters other
-    /// than letters, digits, `.`, `_` and `-`; it may not start with `.`).
-    case invalidIdentifier(String, reason: String)
-    /// A key file or directory can be read or written by other users (group/other permission
-    /// bits); it was not read. `mode` is the permission bits found.
-    case insecurePermissions(path: String, mode: UInt32)
-    /// A key file or directory belongs to another user; it was not read.
-    case wrongOwner(path: String, owner: UInt32, expected: UInt32)
-    /// The path is not a regular file (or not a directory, for a store's directory): a symbolic link,
-    /// pipe, device… It was not read.
-    case notARegularFile(path: String)
-    /// The operating system refused access (`EACCES`, `EPERM`, `EROFS`).
-    case permissionDenied(path: String, reason: String)
-    /// The stored value is not a 32-byte key (raw, or 64 hexadecimal digits).
-    case malformedKey(location: String, reason: String)
-    /// The store is locked (for example a keyring that is not unlocked): the key may be there.
-    case locked(store: String, reason: String)
-    /// The store cannot be reached (no D-Bus session, no keyring daemon…).
-    case serviceUnavailable(store: String, reason: String)
-    /// A key is already stored under this identifier; it was kept.
-    case alreadyStored(identifier: String, store: String)
-    /// An input/output error, a full disk or another failure of the store (a store's own error
-    /// type, other than this one, is reported as this case with its text as `reason`).
-    case failed(location: String, reason: String)
-    /// No key is stored under this identifier, where one was expected: ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)``
-    /// found an encrypted database but no key for it (a new key is never made for an existing
-    /// database), or the store reported a key already stored and then found none.
-    case notStored(identifier: String, store: String)
+/// Why a ``KeyStore`` could not load, store or delete a key. None of them carries key bytes.
+///
+/// A struct with a ``Code``, like ``DatabaseManagerError``, so that a later version (or a store)
+/// can add a failure without breaking an app's `switch`: match `error.code`, or
+/// `catch KeyStoreError.Code.locked { … }`.
+public struct KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The failure and its details, one case per failure; the library switches over it, an app
+    /// over ``code``.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
 
     /// The ``description``, so that `localizedDescription` says what to do.
     public var errorDescription: String? { description }
 
     /// What failed in which store, and what to do next; never a key.
     public var description: String {
-        switch self {
+        switch kind {
         case .invalidIdentifier(let identifier, let reason):
             return "'\(identifier)' cannot be a key identifier: \(reason). Use letters, digits, '.', '_' and '-'."
         case .insecurePermissions(let path, let mode):

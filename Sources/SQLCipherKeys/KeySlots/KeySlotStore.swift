@@ -66,7 +66,7 @@ package struct KeySlotStore {
         do {
             _ = try readNext()
             return false
-        } catch KeySlotError.slotFileDamaged, KeySlotError.invalidKeyDerivation {
+        } catch KeySlotError.Code.slotFileDamaged, KeySlotError.Code.invalidKeyDerivation {
             return true
         } catch {
             return false

@@ -81,7 +81,7 @@ extension DatabaseManager {
             if let file = candidate.file {
                 do {
                     try checkSlotRevision(file, key: candidate.key, store: store, at: file == next ? store.nextPath : store.path)
-                } catch KeySlotError.slotFileOutdated where file == next {
+                } catch KeySlotError.Code.slotFileOutdated where file == next {
                     continue  // an old slot file planted as `.next`: never installed; the current one decides
                 }
             }
@@ -101,7 +101,7 @@ extension DatabaseManager {
     private func unlockPlanted(_ file: KeySlotFile, with secrets: [UnlockSecret], at path: String) throws -> UnlockedSlot? {
         do {
             return try file.unlock(with: secrets, options: configuration.keySlots, path: path)
-        } catch KeySlotError.slotFileTampered {
+        } catch KeySlotError.Code.slotFileTampered {
             return nil
         }
     }

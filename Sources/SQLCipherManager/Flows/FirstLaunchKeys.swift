@@ -44,7 +44,7 @@ struct FirstLaunchKeys {
         do {
             try store.storeKey(key, identifier: identifier)
             return (key, true)
-        } catch KeyStoreError.alreadyStored {
+        } catch KeyStoreError.Code.alreadyStored {
             guard let stored = try load() else {
                 throw DatabaseManagerError.keyNotStored(
                     identifier: identifier, underlying: .notStored(identifier: identifier, store: store.storeDescription))

@@ -203,7 +203,7 @@ import Testing
         let typed = String(mistyped)
         let reopened = dir.keySlotManager()
         let invalid = thrownError { try reopened.open(recoveryKey: typed) }
-        guard case .keySlots(.invalidRecoveryKey)? = (invalid as? DatabaseManagerError)?.kind else {
+        guard (invalid as? DatabaseManagerError)?.keySlotError?.code == .invalidRecoveryKey else {
             Issue.record("expected invalidRecoveryKey, got \(String(describing: invalid))")
             return
         }

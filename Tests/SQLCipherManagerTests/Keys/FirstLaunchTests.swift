@@ -147,7 +147,9 @@ struct FirstLaunchTests {
             let store = FileKeyStore(directory: dir.file("no-such-parent/keys"))
             let before = FileSnapshot(dir.url)
             let error = thrownError { try dir.manager().openOrCreate(keyStore: store, identifier: "notes") }
-            guard case .keyNotStored(identifier: "notes", underlying: .failed)? = (error as? DatabaseManagerError)?.kind else {
+            guard let failure = error as? DatabaseManagerError, case .keyNotStored(identifier: "notes", let underlying) = failure.kind,
+                underlying.code == .failed
+            else {
                 Issue.record("expected keyNotStored(notes, failed), got \(String(describing: error))")
                 continue
             }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLCipherManager
 import Testing
+@testable import SQLCipherCore
 
 /// An app matches ``DatabaseManagerError`` on its `code`, never on the cases inside it, so a
 /// failure a later version adds cannot break the app's build: the compiler refuses a `switch` over
@@ -64,5 +65,19 @@ import Testing
         #expect(error.code == .fileNotFound && error.code.description == "fileNotFound")
         #expect(error == .fileNotFound(path: try #require(manager.databaseURL?.path)) && error.path == manager.databaseURL?.path)
         #expect(throws: DatabaseManagerError.notOpen) { try manager.readSync { _ in 1 } }
+    }
+
+    /// The codes' `~=` over any error is disfavored, so a `switch` over another type's values keeps
+    /// that type's own match: `case .permissionDenied:` over an `Errno` is not a question about the
+    /// error codes of the same name (which would always say no).
+    @Test(arguments: [
+        (Errno.permissionDenied, DatabaseManagerError.Code.permissionDenied, KeyStoreError.Code.permissionDenied),
+        (.notPermitted, .permissionDenied, .permissionDenied), (.noSpace, .diskFull, .failed),
+        (.noSuchFile, .fileNotFound, .failed), (.fileExists, .fileAlreadyExists, .failed), (.nameTooLong, .invalidPath, .failed),
+    ])
+    func aSwitchOverAnotherTypeKeepsItsOwnMatch(_ errno: Errno, _ manager: DatabaseManagerError.Code, _ store: KeyStoreError.Code) {
+        let failure = FileSystem.Failure(operation: "open", path: "/x/test.db", errno: errno)
+        #expect(DatabaseManagerError(failure).code == manager)
+        #expect(KeyStoreError("open", "/x/key", errno).code == store)
     }
 }

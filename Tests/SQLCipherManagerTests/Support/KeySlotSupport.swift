@@ -51,7 +51,7 @@ extension KeySlotError {
     /// The case name, for assertions where the associated values are not known exactly; where
     /// they are, compare the error itself with `==`. Exhaustive, like ``DatabaseManagerError/caseName``.
     var caseName: String {
-        switch self {
+        switch kind {
         case .slotFileMissing: "slotFileMissing"
         case .slotFileDamaged: "slotFileDamaged"
         case .slotFileTampered: "slotFileTampered"

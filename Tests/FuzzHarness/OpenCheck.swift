@@ -47,8 +47,8 @@ public struct OpenCheck: Sendable {
         return Result(outcome: outcome, problems: problems)
     }
 
-    /// The enum case's name (`incorrectPasswordOrSettings`, `corrupt`…).
+    /// The error's code (`incorrectPasswordOrSettings`, `corrupt`…).
     public static func caseName(_ error: DatabaseManagerError) -> String {
-        Mirror(reflecting: error).children.first?.label ?? "\(error)"
+        error.code.description
     }
 }

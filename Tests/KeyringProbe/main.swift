@@ -22,10 +22,11 @@ let path = arguments.count > 3 ? URL(fileURLWithPath: arguments[3]) : nil
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-/// An error's case name: `keyStore.locked`, `manager.keyUnavailable`…
+/// An error's code: `keyStore.locked`, `manager.keyUnavailable`…
 func caseName(_ error: any Error) -> String {
-    let label = Mirror(reflecting: error).children.first?.label ?? "\(error)"
-    return (error is KeyStoreError ? "keyStore." : error is DatabaseManagerError ? "manager." : "other.") + label
+    if let error = error as? KeyStoreError { return "keyStore.\(error.code)" }
+    if let error = error as? DatabaseManagerError { return "manager.\(error.code)" }
+    return "other.\(error)"
 }
 
 do {

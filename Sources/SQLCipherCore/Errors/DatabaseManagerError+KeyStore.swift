@@ -9,8 +9,8 @@ extension DatabaseManagerError {
                 + "is encrypted (a new key is never made for an existing database). The database was not touched and no "
                 + "new key was made. Restore the key from a backup under this identifier, then open again."
         }
-            return "The key '\(identifier)' is unavailable: \(underlying) The database was not touched and no new key "
-                + "was made. Make the key readable (unlock the keyring, fix the key file) or restore it from a backup, then open again."
+        return "The key '\(identifier)' is unavailable: \(underlying) The database was not touched and no new key "
+            + "was made. Make the key readable (unlock the keyring, fix the key file) or restore it from a backup, then open again."
     }
 
     /// ``keyNotStored(identifier:underlying:)``'s message: a store that reported a key already
@@ -20,7 +20,7 @@ extension DatabaseManagerError {
             return "A new key '\(identifier)' could not be stored: the \(store) reported a key already stored under it, "
                 + "then found none. No database was created or encrypted; fix the key store and try again."
         }
-            return "A new key '\(identifier)' could not be stored: \(underlying) No database was created or encrypted; "
-                + "fix the key store and try again."
+        return "A new key '\(identifier)' could not be stored: \(underlying) No database was created or encrypted; "
+            + "fix the key store and try again."
     }
 }

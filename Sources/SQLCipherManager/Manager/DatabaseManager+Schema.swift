@@ -55,9 +55,10 @@ extension DatabaseManager {
         let target = migrator.targetVersion
         do {
             try migrator.migrate(db, from: found)
-        } catch MigrationError.stepFailed(let version, let lastGoodVersion, let underlying) {
-            throw DatabaseManagerError.migrationFailed(version: version, lastGoodVersion: lastGoodVersion, underlying: underlying)
         } catch {
+            if case .stepFailed(let version, let lastGoodVersion, let underlying)? = (error as? MigrationError)?.kind {
+                throw DatabaseManagerError.migrationFailed(version: version, lastGoodVersion: lastGoodVersion, underlying: underlying)
+            }
             let now = (try? db.schemaVersion) ?? found
             throw DatabaseManagerError.migrationFailed(version: target, lastGoodVersion: now, underlying: error)
         }

@@ -11,26 +11,15 @@ import SQLCipherCore
 /// The ``DatabaseManager`` reports a failed migration as
 /// ``DatabaseManagerError/migrationFailed(version:lastGoodVersion:underlying:)``, whose
 /// `underlying` is the step's own error (one of these cases when the check refused it).
-public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// A step of ``VersionedSchemaMigrator`` failed: `version` is the version it would have
-    /// produced, `lastGoodVersion` the version the database stays at, `underlying` what the step
-    /// threw.
-    case stepFailed(version: Int, lastGoodVersion: Int, underlying: any Error)
-    /// A migrator returned without setting `user_version` to its target.
-    case incomplete(reached: Int, target: Int)
-    /// A schema change that needs foreign keys off (`migration step 2`, `rebuild of table note`)
-    /// was started inside a transaction, where `PRAGMA foreign_keys` cannot change: with foreign
-    /// keys on, its `DROP TABLE` would delete (`ON DELETE CASCADE`) or refuse the child rows.
-    /// Nothing was run. Call it outside a transaction, or run ``Database/rebuildTable(_:_:)``
-    /// inside a ``VersionedSchemaMigrator`` step, which turns foreign keys off for it.
-    case insideTransaction(operation: String)
-    /// The change left rows whose foreign keys point at no parent row (`PRAGMA
-    /// foreign_key_check` before the commit); it was rolled back. One entry per child/parent
-    /// pair, ordered by table then parent; tables and counts, never values.
-    case foreignKeyViolations([ForeignKeyViolation])
-    /// ``Database/rebuildTable(_:_:)`` could not make the change to `table`, for `reason`; the
-    /// table, its rows, indexes and triggers are as they were.
-    case rebuildRefused(table: String, reason: String)
+public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The failure and its details, one case per failure; the library switches over it, an app
+    /// over ``code``.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
 
     /// The rows of one child table that refer to missing rows of one parent table.
     public struct ForeignKeyViolation: Sendable, Hashable {
@@ -54,7 +43,7 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible,
 
     /// What happened and what to do.
     public var description: String {
-        switch self {
+        switch kind {
         case .stepFailed(let version, let lastGoodVersion, let underlying):
             "migration step \(version) failed after version \(lastGoodVersion): \(underlying)"
         case .incomplete(let reached, let target):
@@ -72,11 +61,11 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible,
         }
     }
 
-    /// Equal when the cases and their values are equal; the `underlying` errors of two failed
-    /// steps compare as in ``DatabaseManagerError/migrationFailed(version:lastGoodVersion:underlying:)``
+    /// Equal when they are the same failure with equal details; the `underlying` errors of two
+    /// failed steps compare as in ``DatabaseManagerError/migrationFailed(version:lastGoodVersion:underlying:)``
     /// (same type, then its own `==`, else its text).
     public static func == (lhs: MigrationError, rhs: MigrationError) -> Bool {
-        switch (lhs, rhs) {
+        switch (lhs.kind, rhs.kind) {
         case (.stepFailed(let v1, let g1, let u1), .stepFailed(let v2, let g2, let u2)):
             v1 == v2 && g1 == g2 && equalErrors(u1, u2)
         case (.incomplete(let r1, let t1), .incomplete(let r2, let t2)): r1 == r2 && t1 == t2

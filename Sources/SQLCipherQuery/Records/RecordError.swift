@@ -6,36 +6,24 @@ import Foundation
 /// ``Database/delete(_:)``, ``Database/fetch(_:id:)``…) refused. In every case nothing was
 /// written: a batch is rolled back whole. No case carries a value of the record, only the
 /// names of the table and its columns. Failures of SQLite itself (a constraint, a full disk)
-/// stay ``SQLiteError``s.
-public enum RecordError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
-    /// The database has no table or view of this name.
-    case tableMissing(table: String)
-    /// The record encodes columns the table does not have.
-    case unknownColumns(table: String, columns: [String])
-    /// The record encodes no column at all.
-    case noColumns(table: String)
-    /// The primary key names no column (an empty `primaryKey`).
-    case noPrimaryKey(table: String)
-    /// The record's encoding has no value for a primary-key column (its coding keys lack it).
-    case primaryKeyNotEncoded(table: String, column: String)
-    /// An update or a delete of a record whose primary-key column is `nil` (NULL): it names no row.
-    case primaryKeyIsNull(table: String, column: String)
-    /// An update found no row with the record's primary key.
-    case notFound(table: String)
-    /// A key given to `fetch` or `delete` does not name exactly the primary-key columns.
-    case wrongKey(table: String, expected: [String], given: [String])
-    /// A record of a batch encodes other columns than the batch's first record (`index` is its
-    /// position in the batch, from 0).
-    case columnsDiffer(table: String, expected: [String], found: [String], index: Int)
-    /// A value the record encodes cannot be stored in one column: `reason` says why.
-    case unencodable(table: String, column: String, reason: String)
+/// stay ``SQLiteError``s. A struct with a ``Code``, like ``DatabaseManagerError``, so that a later
+/// version can add a failure without breaking an app's `switch` (match `error.code`).
+public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The failure and its details, one case per failure; the library switches over it, an app
+    /// over ``code``.
+    package let kind: Kind
+
+    /// The error of `kind`.
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
 
     /// The ``description``, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { description }
 
     /// What is wrong and what to do about it; nothing was written.
     public var description: String {
-        switch self {
+        switch kind {
         case .tableMissing(let table):
             return "no table \(table) in the database: create it (a migration step) or name the right table; nothing was written"
         case .unknownColumns(let table, let columns):

@@ -1,6 +1,7 @@
 import Foundation
 import SQLCipherManager
 import Testing
+
 @testable import SQLCipherCore
 
 /// An app matches ``DatabaseManagerError`` on its `code`, never on the cases inside it, so a

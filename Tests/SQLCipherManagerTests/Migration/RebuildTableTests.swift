@@ -138,7 +138,8 @@ import Testing
         do {
             try manager.withDatabase(body)
             Issue.record("the rebuild should fail")
-        } catch MigrationError.rebuildRefused(_, let why) {
+        } catch let error as MigrationError {
+            guard case .rebuildRefused(_, let why) = error.kind else { throw error }
             #expect(why.contains(reason), "\(why)")
         }
         #expect(try manager.fetchAll("SELECT type, name, sql FROM sqlite_master ORDER BY name") == before)

@@ -153,7 +153,7 @@ import Testing
         let error = try #require(throws: RecordError.self) {
             try TemporaryDirectory().recordManager().writeSync { _ = try $0.insert(Nested(id: 1), into: "note") }
         }
-        guard case .unencodable(_, let column, _) = error else { throw error }
+        guard case .unencodable(_, let column, _) = error.kind else { throw error }
         #expect(column == "inner")
         try expectRefusal(
             .unencodable(

@@ -81,4 +81,14 @@ import Testing
         #expect(DatabaseManagerError(failure).code == manager)
         #expect(KeyStoreError("open", "/x/key", errno).code == store)
     }
+
+    /// The manager throws a key-slot error inside its own, and a key-slot code matches it there.
+    @Test func aKeySlotCodeMatchesTheManagerErrorThatCarriesIt() {
+        func caught(_ error: any Error) -> Bool {
+            do { throw error } catch KeySlotError.Code.lastSlot { return true } catch { return false }
+        }
+        #expect(caught(DatabaseManagerError.keySlots(.lastSlot(id: 3))) && caught(KeySlotError.lastSlot(id: 3)))
+        #expect(!caught(DatabaseManagerError.keySlots(.slotNotFound(id: 3))) && !caught(DatabaseManagerError.notOpen))
+        #expect(DatabaseManagerError.keySlots(.lastSlot(id: 3)).keySlotError == .lastSlot(id: 3))
+    }
 }

@@ -34,7 +34,7 @@ public struct DatabaseManagerError: Error, Sendable, CustomStringConvertible, Lo
     package let kind: Kind
 
     /// The error of `kind`.
-    package init(_ kind: Kind) {
+    init(_ kind: Kind) {
         self.kind = kind
     }
 

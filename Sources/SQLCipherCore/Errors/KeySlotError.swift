@@ -25,7 +25,7 @@ public struct KeySlotError: Error, Sendable, Equatable, CustomStringConvertible,
     package let kind: Kind
 
     /// The error of `kind`.
-    package init(_ kind: Kind) {
+    init(_ kind: Kind) {
         self.kind = kind
     }
 

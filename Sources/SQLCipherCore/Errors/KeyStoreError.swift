@@ -10,10 +10,10 @@ import Foundation
 public struct KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The failure and its details, one case per failure; the library switches over it, an app
     /// over ``code``.
-    package let kind: Kind
+    let kind: Kind
 
     /// The error of `kind`.
-    package init(_ kind: Kind) {
+    init(_ kind: Kind) {
         self.kind = kind
     }
 

@@ -17,7 +17,7 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
     package let kind: Kind
 
     /// The error of `kind`.
-    package init(_ kind: Kind) {
+    init(_ kind: Kind) {
         self.kind = kind
     }
 

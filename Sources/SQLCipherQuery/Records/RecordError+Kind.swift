@@ -4,7 +4,7 @@ extension RecordError {
     /// One case per failure, with the details its message needs. Each case has a static factory
     /// of the same name and labels on ``RecordError`` (documented there) and a ``Code``: a case added
     /// here needs both, which the switch in ``code`` enforces.
-    package enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         case tableMissing(table: String)
         case unknownColumns(table: String, columns: [String])
         case noColumns(table: String)

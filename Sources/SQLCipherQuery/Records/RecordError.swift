@@ -11,10 +11,10 @@ import Foundation
 public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The failure and its details, one case per failure; the library switches over it, an app
     /// over ``code``.
-    package let kind: Kind
+    let kind: Kind
 
     /// The error of `kind`.
-    package init(_ kind: Kind) {
+    init(_ kind: Kind) {
         self.kind = kind
     }
 

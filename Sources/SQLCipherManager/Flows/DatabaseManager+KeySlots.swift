@@ -204,11 +204,21 @@ extension DatabaseManager {
         return result
     }
 
-    /// The open database's slot file, authenticated with its data key, and the slot lock.
-    func openSlotFile() throws -> (KeySlotStore, OperationLock, KeySlotFile, SecretBytes) {
+    /// The open database's slot store, or ``KeySlotError/notKeySlotDatabase(path:)`` when it has
+    /// no slot file: the check a flow makes before it announces, reading only.
+    func requireSlotStore() throws -> KeySlotStore {
         let db = try requireDatabase()
         let store = KeySlotStore(databasePath: db.connection.path)
         guard store.hasCurrent || store.hasNext else { throw KeySlotError.notKeySlotDatabase(path: db.connection.path) }
+        return store
+    }
+
+    /// The open database's slot file, authenticated with its data key, and the slot lock. It
+    /// takes the lock file and removes a debris `.next`, so a flow that announces calls it after
+    /// its announcement.
+    func openSlotFile() throws -> (KeySlotStore, OperationLock, KeySlotFile, SecretBytes) {
+        let store = try requireSlotStore()
+        let db = try requireDatabase()
         let lock = try store.lock()
         do {
             guard let file = try store.readCurrent(), let dataKey = cachedKey?.dataKeyOfRawKeyText() else {
@@ -259,15 +269,14 @@ extension DatabaseManager {
     /// a flow that changes the key (`rekeying`) runs in ``announcing(_:failed:_:)``, its
     /// `willRekey` delivered before the work.
     func lockedKeySlots<T>(_ call: String = #function, rekeying: Bool = false, _ body: () throws -> T) throws -> T {
-        let run = { (flow: () throws -> T) throws -> T in
-            rekeying ? try self.announcing(call, failed: { .didFailToRekey($0) }, flow) : try self.locked(call, flow)
-        }
-        return try run {
+        func mapped() throws -> T {
             do {
                 return try body()
             } catch let failure as FileSystem.Failure {
                 throw DatabaseManagerError(failure)
             }
         }
+        if rekeying { return try announcing(call, failed: { .didFailToRekey($0) }, mapped) }
+        return try locked(call, mapped)
     }
 }

@@ -104,4 +104,26 @@ struct WillEventTests {
         #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-password-2") }
         #expect(delegate.seen.isEmpty)
     }
+
+    @Test("key-slot rekey and disable: the slot files are as they were when willRekey arrives", arguments: [false, true])
+    func keySlotFlowsWriteNothingBeforeWillRekey(disabling: Bool) throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let next = dir.slotFile().path + ".next"
+        let lock = dir.slotFile().path + ".scm-lock"
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: next))
+        let delegate = ProbingDelegate { _ in
+            let debris = FileManager.default.fileExists(atPath: next) ? "debris kept" : "debris removed"
+            return debris + (FileManager.default.fileExists(atPath: lock) ? ", lock taken" : ", no lock")
+        }
+        manager.delegate = delegate
+        if disabling {
+            try manager.keySlots.disable(password: "secret")
+        } else {
+            try manager.keySlots.rekey()
+        }
+        #expect(delegate.seen == ["willRekey: debris kept, no lock", "didRekey"])
+        #expect(!FileManager.default.fileExists(atPath: next))
+    }
+
 }

@@ -68,8 +68,9 @@ let package = Package(
             path: "Benchmarks/SQLCipherBench"
         ),
         .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"]),
-        // TestSupport: what every test target shares (the .ownThread trait).
-        .target(name: "TestSupport", dependencies: ["SeededRandom"], path: "Tests/TestSupport"),
+        // TestSupport: what every test target shares (the .ownThread trait, the tests' one-statement
+        // shorthand on DatabaseManager).
+        .target(name: "TestSupport", dependencies: ["SQLCipherManager", "SQLCipherQuery", "SeededRandom"], path: "Tests/TestSupport"),
         // The seeded generator the tests and the fuzz target replay runs with.
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         // Hostile-file seeds, mutations and the open check, shared by the mutation

@@ -220,9 +220,9 @@ struct ReadmeSamplesTests {
         try manager.execute("CREATE TABLE note(title TEXT)")
         let progressBar = ProgressBar()
         // README begin
-        try manager.rekey(password: newPassword) { fraction in progressBar.update(fraction) }   // open database
-        try manager.rekey(password: newPassword, options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
-        try manager.rekey(rawKey: key32)
+        try manager.rekey(to: .password(newPassword)) { fraction in progressBar.update(fraction) }   // open database
+        try manager.rekey(to: .password(newPassword), options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
+        try manager.rekey(to: .rawKey(key32))
 
         try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, to: encryptedURL, password: password)  // a new file
         try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, password: password)                    // in place

@@ -67,7 +67,11 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CBaseline"],
             path: "Benchmarks/SQLCipherBench"
         ),
-        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"]),
+        // MemberImportVisibility: TestSupport's shorthand on DatabaseManager is seen only where a file
+        // imports it, so the README and DocC samples' files (which do not) compile with the public API only.
+        .testTarget(
+            name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // TestSupport: what every test target shares (the .ownThread trait, the tests' one-statement
         // shorthand on DatabaseManager).
         .target(name: "TestSupport", dependencies: ["SQLCipherManager", "SQLCipherQuery", "SeededRandom"], path: "Tests/TestSupport"),

@@ -74,11 +74,13 @@ extension Fixtures {
         let manager = DatabaseManager(url: password)
         try manager.create(password: Self.password)
         try manager.withDatabase { db in try db.execute("CREATE TABLE blob(id INTEGER PRIMARY KEY, data BLOB)") }
-        try manager.withDatabase { db in try db.execute(
-            """
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT ?)
-            INSERT INTO blob(data) SELECT randomblob(4000) FROM n
-            """, megabytes * 256) }
+        try manager.withDatabase { db in
+            try db.execute(
+                """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT ?)
+                INSERT INTO blob(data) SELECT randomblob(4000) FROM n
+                """, megabytes * 256)
+        }
         manager.close()
         try FileManager.default.copyItem(at: password, to: slots)
         let converting = DatabaseManager(url: slots)

@@ -123,7 +123,9 @@ do {
         // Observation tests: another process commits <directory>/script.sql on test.db.
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.withDatabase { db in try db.executeScript(String(contentsOf: directory.appendingPathComponent("script.sql"), encoding: .utf8)) }
+        try manager.withDatabase { db in
+            try db.executeScript(String(contentsOf: directory.appendingPathComponent("script.sql"), encoding: .utf8))
+        }
         manager.close()
     case "hang-in-transaction":
         let manager = DatabaseManager(url: database, configuration: configuration)

@@ -262,7 +262,6 @@ public final class DatabaseManager: @unchecked Sendable {
     /// file by itself (``DatabaseConfiguration/cipher`` left at the defaults): this says so.
     public var fileFormat: DatabaseFileFormat? { state { _fileFormat } }
 
-
     // MARK: - Closing
 
     /// Closes the database (`sqlite3_close_v2`: the writer and every reader) and forgets the key:

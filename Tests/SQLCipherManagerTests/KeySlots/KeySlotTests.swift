@@ -123,7 +123,9 @@ struct KeySlotTests {
     func plainRekeyRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(to: .password("other")) }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
+            try manager.rekey(to: .password("other"))
+        }
         #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
             try manager.rekey(to: .rawKey(Data(count: 32)))
         }

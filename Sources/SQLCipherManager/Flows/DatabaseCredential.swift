@@ -11,8 +11,9 @@ import SQLCipherKeys
 /// Every form reaches SQLCipher as bytes (`sqlite3_key`, `sqlite3_rekey` or a bound
 /// parameter), never in SQL. A password is normalised to NFC; one read straight into
 /// ``SecretBytes`` (``password(_:)-(SecretBytes)``) is never copied into a `String` when it is
-/// ASCII, so nothing is left of it in memory once the manager forgets its key.
-public struct DatabaseCredential: Sendable {
+/// ASCII, so nothing is left of it in memory once the manager forgets its key. Its
+/// `description` names the form only, never the secret.
+public struct DatabaseCredential: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     enum Kind: Sendable {
         case password(String)
         case passwordBytes(SecretBytes)
@@ -43,6 +44,21 @@ public struct DatabaseCredential: Sendable {
     public static func key(_ key: DatabaseKey) -> DatabaseCredential {
         DatabaseCredential(kind: .key(key))
     }
+
+    /// The form of the credential, the secret redacted.
+    public var description: String {
+        switch kind {
+        case .password, .passwordBytes: "DatabaseCredential.password(<redacted>)"
+        case .rawKey: "DatabaseCredential.rawKey(<redacted>)"
+        case .key: "DatabaseCredential.key(<redacted>)"
+        }
+    }
+
+    /// The same redacted text as ``description``, so a debugger or `dump` never shows the secret.
+    public var debugDescription: String { description }
+
+    /// No children: `dump` and a debugger's view show the redacted ``description`` only.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension DatabaseCredential {

@@ -250,10 +250,6 @@ public final class DatabaseManager: @unchecked Sendable {
         return DatabaseFile(path: path).exists
     }
 
-    /// The database file's size in bytes, or `nil` when there is no file
-    /// (``DatabaseTools/inspectFile(at:)`` for apps).
-    var databaseSize: Int64? { databasePath.flatMap { DatabaseFile(path: $0).size } }
-
     /// `true` when a key from the last successful create, open or rekey is cached (until `close(forgettingKey: true)`).
     public var hasCachedKey: Bool { state { _hasCachedKey } }
 

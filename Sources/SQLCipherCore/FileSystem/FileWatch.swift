@@ -6,7 +6,7 @@ import Foundation
 /// connection's or process's commit makes one: inotify on the file's directory on Linux (its
 /// events filtered by name), a dispatch source on each file on Apple platforms. One thread
 /// calls ``wait(timeout:)``; any thread may call ``wake()``; the waiting thread calls
-/// ``close(forgettingKey:)`` when done.
+/// ``close()`` when done.
 package final class FileWatch: @unchecked Sendable {
     // @unchecked: the descriptors are set in `init` and closed once by `close()` on the
     // waiting thread; the pipe's write end, which other threads write to, is a `WakeEnd`.

@@ -49,7 +49,7 @@ package final class Connection {
     /// again finds it with one string comparison instead of hashing the SQL every time.
     private var lastStatement: Statement?
     /// The statements ``RowCursor``s are stepping (usually none or one), out of the cache until
-    /// their cursor ends, so that ``close(forgettingKey:)`` can still finalize them.
+    /// their cursor ends, so that ``close()`` can still finalize them.
     private var leasedStatements: [Statement] = []
     private var progressHandler: ProgressHandler?
     package private(set) var isClosed = false

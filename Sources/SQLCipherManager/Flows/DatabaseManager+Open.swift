@@ -112,8 +112,8 @@ extension DatabaseManager {
     }
 
     /// Opens the database with the key cached by the last successful create, open or rekey
-    /// (the original's `openDatabaseWithCachedPassword`): after ``close(forgettingKey:)``, which keeps it, not
-    /// after ``close(forgettingKey:)``, which forgets it.
+    /// (the original's `openDatabaseWithCachedPassword`): after `close(forgettingKey: false)`,
+    /// which keeps it, not after ``close(forgettingKey:)`` with its default, which forgets it.
     ///
     /// - Throws: ``DatabaseManagerError/noCachedKey`` when no key is cached, and the errors of
     ///   ``open(password:)``.

@@ -103,7 +103,7 @@ extension DatabaseManager {
 }
 
 extension DatabaseManager {
-    /// ``rekey(password:options:progress:)-(String,_,_)`` and ``rekey(rawKey:options:progress:)`` would leave a
+    /// ``rekey(to:options:progress:)`` and ``rekey(to:options:progress:)`` would leave a
     /// key-slot database's slots sealing a key that no longer opens it: refused.
     func refuseKeySlotRekey() throws {
         guard let db = database else { return }

@@ -56,7 +56,7 @@ struct WillEventTests {
         try manager.execute("INSERT INTO t VALUES (1), (2), (3)")
         let delegate = ProbingDelegate(probe: Self.rowsAndKey)
         manager.delegate = delegate
-        try manager.rekey(password: "new-password-2", options: newSettings ? .fast(kdfIterations: 5000) : nil)
+        try manager.rekey(to: .password("new-password-2"), options: newSettings ? .fast(kdfIterations: 5000) : nil)
         #expect(delegate.seen == ["willRekey: 3 rows, old password current", "didRekey"])
         #expect(!manager.isCurrentPassword("old-password-1"))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 3)
@@ -88,7 +88,7 @@ struct WillEventTests {
             return "closed"
         }
         manager.delegate = delegate
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-password-2") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-password-2")) }
         // didClose is heard on the probing thread, inside the willRekey call that waits for it.
         #expect(delegate.seen == ["didClose", "willRekey: closed", "didFailToRekey(notOpen)"])
         try manager.open(password: "old-password-1")
@@ -101,7 +101,7 @@ struct WillEventTests {
         let manager = dir.manager()
         let delegate = ProbingDelegate(probe: Self.rowsAndKey)
         manager.delegate = delegate
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-password-2") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-password-2")) }
         #expect(delegate.seen.isEmpty)
     }
 

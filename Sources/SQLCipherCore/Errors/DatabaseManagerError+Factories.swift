@@ -83,7 +83,7 @@ extension DatabaseManagerError {
         Self(.incorrectPasswordOrSettings(path: path, keySlotFile: keySlotFile))
     }
 
-    /// The raw 32-byte key given to ``DatabaseManager/open(rawKey:)`` (or cached from one) did
+    /// The raw 32-byte key given to ``DatabaseManager/open(_:)`` (or cached from one) did
     /// not decrypt the file: another key, or other cipher settings. A raw key is never typed by
     /// a person, so the remedy is not "try again" but to check where the key came from.
     public static func incorrectKeyOrSettings(path: String) -> Self {

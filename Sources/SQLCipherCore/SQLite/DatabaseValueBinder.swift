@@ -29,7 +29,7 @@ public struct DatabaseValueBinder {
     @usableFromInline package let index: Int32
 
     @usableFromInline
-    package init(statement: Statement, index: Int32) {
+    init(statement: Statement, index: Int32) {
         self.statement = statement
         self.index = index
     }

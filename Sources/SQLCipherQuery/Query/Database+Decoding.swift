@@ -84,7 +84,7 @@ extension Database {
 
     // MARK: - Paths
 
-    package func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
+    func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
         try query(sql, arguments) { statement in
             let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
             let oneValue = RowDecoder<StatementColumns>.readsOneValue(type)
@@ -94,7 +94,7 @@ extension Database {
         }
     }
 
-    package func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
+    func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
         try query(sql, arguments) { statement in
             guard try statement.step() else { return nil }
             let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)

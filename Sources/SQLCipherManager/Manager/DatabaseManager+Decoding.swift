@@ -10,17 +10,17 @@ extension DatabaseManager {
     /// try manager.execute("UPDATE note SET title = :title WHERE id = :id", arguments: ["title": "Hi", "id": 1])
     /// ```
     public func execute(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws {
-        try writer { try $0.execute(sql, arguments: arguments) }
+        try writer { try $0.execute(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Every row of a query with parameters bound by name.
     public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
-        try query { try $0.fetchAll(sql, arguments: arguments) }
+        try query { try $0.fetchAll(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// The first row of a query with parameters bound by name, or `nil`.
     public func fetchOne(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
-        try query { try $0.fetchOne(sql, arguments: arguments) }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Every row of a query decoded as `T` (see ``Row/decode(_:)``).

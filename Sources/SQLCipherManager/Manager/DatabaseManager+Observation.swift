@@ -28,7 +28,7 @@ extension DatabaseManager {
 
     /// Observes every row of a query (see ``observe(_:)``).
     public func observeAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) -> DatabaseObservation<[Row]> {
-        observe { db in try db.fetchAll(sql, .positional(arguments)) }
+        observe { db in try db.fetchAll(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Observes every row of a query decoded as `T` (see ``observe(_:)``).
@@ -43,7 +43,7 @@ extension DatabaseManager {
     public func observeScalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) -> DatabaseObservation<T?> {
-        observe { db in try db.fetchOne(sql, .positional(arguments)).flatMap { $0.value(0, as: T.self) } }
+        observe { db in try db.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 
     // MARK: - Implementation

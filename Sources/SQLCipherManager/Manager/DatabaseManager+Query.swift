@@ -84,7 +84,7 @@ extension DatabaseManager {
 
     /// Runs one statement with bound arguments, on the writer.
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try writer { try $0.execute(sql, values: arguments) }
+        try writer { try $0.execute(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Runs a script of several statements, without arguments, on the writer.
@@ -97,19 +97,18 @@ extension DatabaseManager {
     /// the decoding fetches. The writer's own connection state (a temporary table,
     /// `last_insert_rowid()`, a pragma set on it) is read inside `write { }` or `withDatabase { }`.
     public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
-        let values = arguments.map { $0?.databaseValue ?? .null }
-        return try query { try $0.fetchAll(sql, arguments: values) }
+        try query { try $0.fetchAll(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try query { try $0.fetchOne(sql, values: arguments) }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// The first column of the first row as a Swift type, or `nil`.
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        try query { try $0.fetchOne(sql, values: arguments).flatMap { $0.value(0, as: T.self) } }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 }

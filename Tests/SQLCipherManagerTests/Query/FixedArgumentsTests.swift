@@ -104,7 +104,7 @@ import Testing
         let manager = try openManager(dir)
         let boxed: any DatabaseValueConvertible = "boxed"
         let db = try manager.withDatabase { db in
-            try db.execute("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)", 1, nil, boxed)
+            try db.execute("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)", arguments: [1, nil, boxed])
             try db.prepare("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)").execute(2, boxed, 2.5)
             #expect(try stored(db, id: 1, count: 2) == [.null, .text("boxed")])
             #expect(try stored(db, id: 2, count: 2) == [.text("boxed"), .real(2.5)])

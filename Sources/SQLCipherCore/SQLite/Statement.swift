@@ -78,7 +78,7 @@ package final class Statement {
         }
     }
 
-    /// Binds the Swift values of a variadic call in order, each one through its own
+    /// Binds Swift values in order (an array of `arguments:`), each one through its own
     /// ``DatabaseValueConvertible/bind(to:)`` (no `DatabaseValue` for the built-in types, no
     /// `[DatabaseValue]` array).
     package func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {

@@ -87,7 +87,7 @@ public struct StatementArguments: Sendable {
     /// `true` when there is no value.
     public var isEmpty: Bool { count == 0 }
 
-    /// Swift values in order (the manager's variadic calls).
+    /// Swift values in order (the manager's calls).
     package static func positional(_ values: [(any DatabaseValueConvertible)?]) -> StatementArguments {
         StatementArguments(storage: .positional(values))
     }

@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.execute` and `PreparedStatement.execute` with one to eight values as plain generic
-/// parameters, nine through the parameter pack: every arity binds each value at its
+/// `Database.execute` and `PreparedStatement.execute` with one to four values as plain generic
+/// parameters, five to nine through the parameter pack: every arity binds each value at its
 /// own index and checks its own count.
 @Suite struct FixedArgumentsTests {
     /// The values `run` binds, in order: one of each built-in kind, a NULL and an empty text.

@@ -206,7 +206,8 @@ import Testing
             try statement.execute(e.at, e.id, e.link, e.price, e.raw, e.due)
             let variadic: [(any DatabaseValueConvertible)?] = [e.at, e.id, e.link, e.price, e.raw, e.due]
             try db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(variadic))
-            try db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(variadic.map { $0?.databaseValue ?? .null }))
+            try db.execute(
+                "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(variadic.map { $0?.databaseValue ?? .null }))
             #expect(try db.fetchAll(Entry.self, "SELECT * FROM entry", arguments: [:]) == [e, e, e, e])
         }
     }

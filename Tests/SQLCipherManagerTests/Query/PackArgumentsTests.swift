@@ -85,7 +85,8 @@ import Testing
             for (offset, text) in texts.enumerated() {
                 try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", offset, text)
                 try insert.execute(100 + offset, text)
-                try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", arguments: [DatabaseValue.integer(Int64(200 + offset)), DatabaseValue.text(text)])
+                try db.execute(
+                    "INSERT INTO t(id, a) VALUES (?, ?)", arguments: [DatabaseValue.integer(Int64(200 + offset)), DatabaseValue.text(text)])
             }
             for (offset, text) in texts.enumerated() {
                 for id in [offset, 100 + offset, 200 + offset] {

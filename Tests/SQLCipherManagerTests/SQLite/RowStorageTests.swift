@@ -72,7 +72,9 @@ import Testing
         let values = samples + texts
         try manager.transactionSync { db in
             for (index, value) in values.enumerated() {
-                try db.execute("INSERT INTO t VALUES (?, ?, ?)", arguments: [DatabaseValue.integer(Int64(index)), value, DatabaseValue.integer(Int64(index))])
+                try db.execute(
+                    "INSERT INTO t VALUES (?, ?, ?)",
+                    arguments: [DatabaseValue.integer(Int64(index)), value, DatabaseValue.integer(Int64(index))])
             }
         }
         for (index, value) in values.enumerated() {

@@ -121,4 +121,34 @@ import Testing
             #expect(try count(db) == 1)
         }
     }
+
+    /// Texts and blobs bound through a binder are the statement's own copies, lent to SQLite:
+    /// a pass that outgrows its block, a later smaller pass, the fixed-arity path and the
+    /// `arguments:` path on the same cached statement each store exactly their own values.
+    @Test func lentCopiesSurviveGrowthAndReuseAcrossPasses() throws {
+        let dir = TemporaryDirectory()
+        let manager = try openManager(dir)
+        let insert = "INSERT INTO t VALUES (?, ?, ?, ?, ?)"
+        let long = String(repeating: "é", count: 700)
+        let blob = Data((0..<3000).map { UInt8($0 % 251) })
+        let expected: [[DatabaseValue]] = [
+            [.integer(1), .text("short"), .integer(2), .real(0.5), .blob(Data())],
+            [.integer(2), .text(long), .integer(3), .real(1.5), .blob(blob)],
+            [.integer(3), .text("x"), .integer(4), .real(2.5), .blob(Data([9]))],
+            [.integer(4), .text(long + "!"), .null, .null, .blob(blob + blob)],
+            [.integer(5), .text(""), .integer(6), .real(3.5), .blob(Data([7, 7]))],
+        ]
+        try manager.withDatabase { db in
+            try db.execute(insert, 1, "short", 2, 0.5, Data())
+            try db.execute(insert, 2, long, 3, 1.5, blob)
+            try db.execute(insert, 3, "x", 4, 2.5, Data([9]))
+            try db.execute(insert, arguments: [4, long + "!", nil, nil, blob + blob])
+            try db.execute("DELETE FROM t WHERE id = ?", 99)
+            try db.prepare(insert).execute(arguments: [5, "", 6, 3.5, Data([7, 7])])
+            let rows = try db.fetchAll("SELECT * FROM t ORDER BY id").map(\.values)
+            #expect(rows == expected)
+            #expect(try db.fetchOne("SELECT id FROM t WHERE a = ? AND d = ?", long, blob)?.values == [.integer(2)])
+            #expect(try db.fetchOne("SELECT id FROM t WHERE a = :a", arguments: [":a": long + "!"])?.values == [.integer(4)])
+        }
+    }
 }

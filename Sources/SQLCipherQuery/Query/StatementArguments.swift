@@ -21,9 +21,9 @@ import SQLCipherCore
 /// binds them without boxing each one; `arguments:` is for a bare `nil`, values of mixed or
 /// unknown types, arrays and dictionaries built at run time, and named parameters.
 ///
-/// - Throws (when bound): ``SQLiteError`` `range` when the number of values differs from the
-///   number of parameters, when a named parameter has no value or a key names no parameter, or
-///   when a dictionary meets a positional `?`.
+/// A call that binds them throws ``SQLiteError`` `range` when the number of values differs from
+/// the number of parameters, when a named parameter has no value or a key names no parameter, or
+/// when a dictionary meets a positional `?`; nothing is run then.
 public struct StatementArguments: Sendable {
     /// The forms the values come in; each binds along its own path.
     package enum Storage: Sendable {

@@ -67,9 +67,14 @@ let package = Package(
             dependencies: ["SQLCipherManager", "CBaseline"],
             path: "Benchmarks/SQLCipherBench"
         ),
-        .testTarget(name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"]),
-        // TestSupport: what every test target shares (the .ownThread trait).
-        .target(name: "TestSupport", dependencies: ["SeededRandom"], path: "Tests/TestSupport"),
+        // MemberImportVisibility: TestSupport's shorthand on DatabaseManager is seen only where a file
+        // imports it, so the README and DocC samples' files (which do not) compile with the public API only.
+        .testTarget(
+            name: "SQLCipherManagerTests", dependencies: ["SQLCipherManager", "FuzzHarness", "TestSupport", "SeededRandom"],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // TestSupport: what every test target shares (the .ownThread trait, the tests' one-statement
+        // shorthand on DatabaseManager).
+        .target(name: "TestSupport", dependencies: ["SQLCipherManager", "SQLCipherQuery", "SeededRandom"], path: "Tests/TestSupport"),
         // The seeded generator the tests and the fuzz target replay runs with.
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
         // Hostile-file seeds, mutations and the open check, shared by the mutation

@@ -2,7 +2,8 @@
 # `make docs`: the DocC site of the SQLCipherManager library, built with the toolchain's own
 # `docc` (the swift-docc-plugin cannot be fetched): the compiler writes the symbol graphs, then
 # `docc convert` renders them with the catalog into a static site in .build/docs. Fails on any
-# DocC warning and on any public symbol without its own documentation comment.
+# DocC warning, on any public symbol without its own documentation comment, and when
+# DatabaseManager has more public members than scripts/count-manager-members.py allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -23,6 +24,8 @@ swift build --scratch-path "$scratch" --target SQLCipherManager \
 # app sees with one import); their own graphs would make DocC document five modules.
 rm -f "$graphs"/SQLCipher{Core,Keys,Engine,Query}{,@*}.symbols.json
 python3 scripts/check-doc-comments.py "$graphs"
+# The manager stays thin: its public members counted, fails above the limit.
+python3 scripts/count-manager-members.py "$graphs"
 docc convert Sources/SQLCipherManager/SQLCipherManager.docc \
     --additional-symbol-graph-dir "$graphs" \
     --output-path .build/docs \

@@ -21,7 +21,12 @@ what lies inside one target, in code (comments and string literals are skipped):
 
 A folder missing from its target's list fails the check too, so a new folder has to be placed.
 
-Usage: scripts/check-layers.py
+Every `package` declaration must be used by another target (tests excepted: they reach internals
+through `@testable import`), else it should be `internal`. Uses are found by name (a member's
+name, or the type's for an `init` or `subscript`), so a common name can look used when it is
+not; `--package` lists each declaration with the targets that use it, for review.
+
+Usage: scripts/check-layers.py [--package]
 """
 import os
 import re
@@ -245,6 +250,81 @@ def c_problems(sources, files):
     return problems
 
 
+# `package` declarations and the targets that use them.
+PACKAGE_DECLARATION = re.compile(
+    r"^([ \t]*)(?:@\w+(?:\([^)]*\))?\s+)*package\s+(?:(?:static|final|override|mutating|nonisolated|convenience|"
+    r"required|lazy|indirect)\s+)*(func|var|let|init|struct|class|enum|protocol|actor|typealias|subscript)\b[?!]?\s*(\w+)?",
+    re.M)
+ENCLOSING = re.compile(r"^([ \t]*)(?:[\w@()]+\s+)*(?:struct|class|enum|actor|protocol|extension)\s+([\w.]+)", re.M)
+USER_ROOTS = ["Sources", "Examples", "Benchmarks"]
+
+
+def swift_targets(repository):
+    """{target: {path: code}} for every target under USER_ROOTS (the folder under each root)."""
+    targets = {}
+    for root in USER_ROOTS:
+        top = os.path.join(repository, root)
+        for target in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            for directory, _, names in os.walk(os.path.join(top, target)):
+                for name in sorted(n for n in names if n.endswith(".swift")):
+                    path = os.path.join(directory, name)
+                    with open(path, encoding="utf-8") as handle:
+                        targets.setdefault(target, {})[path] = strip(handle.read())
+    return targets
+
+
+def package_declarations(code):
+    """(line, kind, name, signature) of each `package` declaration, the signature running to its
+    body's `{` or the line's end; an init or subscript is named by its type."""
+    found = []
+    for match in PACKAGE_DECLARATION.finditer(code):
+        indent, kind, name = match.group(1), match.group(2), match.group(3)
+        if kind in ("init", "subscript"):
+            outer = [m for m in ENCLOSING.finditer(code, 0, match.start()) if len(m.group(1)) < len(indent)]
+            name = outer[-1].group(2).split(".")[-1] if outer else None
+        start = match.start() + match.group(0).index("package")
+        end = min(i for i in (code.find("{", start), code.find("\n", start), len(code)) if i >= 0)
+        if kind == "func" or kind == "init" or kind == "subscript":
+            end = max(end, code.find(")", start) + 1)  # a parameter list split over lines
+        if name:
+            found.append((code.count("\n", 0, start) + 1, kind, name, code[start:end]))
+    return found
+
+
+def signature_words(code):
+    """(line, word) of every `package` declaration's signature and every `public` line: the types
+    those signatures use must be visible as widely as the declaration, which the compiler checks."""
+    words = {(lineno, word) for lineno, _, _, signature in package_declarations(code)
+             for word in re.findall(r"\b\w+\b", signature)}
+    return words | {(lineno, word) for lineno, line in enumerate(code.split("\n"), 1)
+                    if re.search(r"\bpublic\s", line) for word in re.findall(r"\b\w+\b", line)}
+
+
+def package_uses(repository):
+    """Each `package` declaration with the other targets that name it, or the signature in its
+    own target that needs it; and the ones nothing needs."""
+    targets = swift_targets(repository)
+    words = {target: set().union(*(re.findall(r"\b\w+\b", code) for code in files.values()))
+             for target, files in targets.items()}
+    listing, unused = [], []
+    for target, files in targets.items():
+        signatures = {}
+        for path, code in files.items():
+            for lineno, word in signature_words(code):
+                signatures.setdefault(word, []).append((path, lineno))
+        for path, code in files.items():
+            for lineno, kind, name, signature in package_declarations(code):
+                users = sorted(other for other in targets if other != target and name in words[other])
+                if not users and kind in ("struct", "class", "enum", "protocol", "typealias", "actor"):
+                    users = [f"the signature at {os.path.basename(p)}:{n}" for p, n in signatures.get(name, [])
+                             if (p, n) != (path, lineno)][:1]
+                listing.append(f"{path}:{lineno}: package {kind} {name} <- {', '.join(users) or 'nobody'}")
+                if not users and re.match(r"package\s+init\s*\(\s*rawValue\s*:", signature):
+                    users = ["its protocol (RawRepresentable)"]
+                if not users:
+                    unused.append(f"{path}:{lineno}: package {kind} {name} is used by no other target: make it internal")
+    return listing, unused
+
 def main():
     repository = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     sources = os.path.join(repository, "Sources")
@@ -256,13 +336,18 @@ def main():
         problems += c_problems(sources, files)
     problems += program_libc_problems(repository)
     problems += outer_import_problems(repository)
+    listing, unused = package_uses(repository)
+    problems += unused
+    if "--package" in sys.argv[1:]:
+        print("\n".join(listing))
     for problem in problems:
         print(problem)
     if problems:
         print(f"check-layers: {len(problems)} references against the layer order (see ARCHITECTURE.md)")
         return 1
     print(f"check-layers: {count} files in {len(TARGETS)} targets, every reference points down the layers;"
-          f" {len(OUTER_IMPORTS)} targets around them import only what they may")
+          f" {len(OUTER_IMPORTS)} targets around them import only what they may;"
+          f" {len(listing)} package declarations, each used by another target (--package lists them)")
     return 0
 
 

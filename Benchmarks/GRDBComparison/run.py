@@ -29,7 +29,7 @@ rows = [
      ["lookups-read-statement", N, L], ["lookups-in-read", "c-seed", N, L], ["lookups-prepared-in-read", "swift", N, L], None),
     ("10k lookups, C in autocommit: GRDB cachedStatement in one read { } (the quoted form)",
      ["lookups-read-statement", N, L], ["lookups", "c-seed", N, L], None, "0.76 / 1.18"),
-    ("10k lookups per call: GRDB dbQueue.read { Row.fetchOne } / ours manager.fetchOne",
+    ("10k lookups per call: GRDB dbQueue.read { Row.fetchOne } / ours manager.readSync { fetchOne }",
      ["lookups-per-call", N, L], ["lookups", "c-seed", N, L], ["lookups", "swift", N, L], None),
 ]
 

@@ -41,14 +41,14 @@ extension SwiftWorkloads {
         default:
             try manager.open(password: Fixtures.password)
             measured = try Measured.time {
-                try manager.rekey(password: Fixtures.newPassword)
+                try manager.rekey(to: .password(Fixtures.newPassword))
                 return 0
             }
             manager.close()
         }
         try manager.open(password: Fixtures.newPassword)
         defer { manager.close() }
-        measured.checksum = Int64(try manager.scalar(Int.self, "SELECT count(*) FROM blob") ?? -1)
+        measured.checksum = Int64(try manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM blob") } ?? -1)
         return measured
     }
 }
@@ -73,12 +73,14 @@ extension Fixtures {
         }
         let manager = DatabaseManager(url: password)
         try manager.create(password: Self.password)
-        try manager.execute("CREATE TABLE blob(id INTEGER PRIMARY KEY, data BLOB)")
-        try manager.execute(
-            """
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT ?)
-            INSERT INTO blob(data) SELECT randomblob(4000) FROM n
-            """, megabytes * 256)
+        try manager.withDatabase { db in try db.execute("CREATE TABLE blob(id INTEGER PRIMARY KEY, data BLOB)") }
+        try manager.withDatabase { db in
+            try db.execute(
+                """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT ?)
+                INSERT INTO blob(data) SELECT randomblob(4000) FROM n
+                """, megabytes * 256)
+        }
         manager.close()
         try FileManager.default.copyItem(at: password, to: slots)
         let converting = DatabaseManager(url: slots)

@@ -26,7 +26,7 @@ extension SwiftWorkloads {
         let manager = DatabaseManager(url: URL(fileURLWithPath: source), configuration: configuration)
         try manager.open(password: Fixtures.password)
         var measured = try Measured.time {
-            try manager.rekey(password: Fixtures.newPassword)
+            try manager.rekey(to: .password(Fixtures.newPassword))
             return 0
         }
         manager.close()

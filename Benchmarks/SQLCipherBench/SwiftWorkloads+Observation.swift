@@ -13,8 +13,8 @@ extension SwiftWorkloads {
         walConfiguration.journalMode = .wal
         let manager = DatabaseManager(url: url, configuration: walConfiguration)
         try manager.create(password: Fixtures.password)
-        try manager.execute(Fixtures.createSQL)
-        try manager.execute("CREATE TABLE other(id INTEGER PRIMARY KEY, v)")
+        try manager.withDatabase { db in try db.execute(Fixtures.createSQL) }
+        try manager.withDatabase { db in try db.execute("CREATE TABLE other(id INTEGER PRIMARY KEY, v)") }
         return (manager, url)
     }
 
@@ -41,7 +41,7 @@ extension SwiftWorkloads {
         var latencies: [Double] = []
         for row in 1...job.rows {
             let start = Date().timeIntervalSince1970
-            try manager.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row)
+            try manager.withDatabase { db in try db.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row) }
             guard let arrived = arrivals.wait(for: row) else { throw BenchError.failed("no value for commit \(row)") }
             latencies.append(arrived - start)
         }
@@ -80,13 +80,13 @@ extension SwiftWorkloads {
             manager.close()
             Fixtures.remove(url.path)
         }
-        try manager.execute("PRAGMA synchronous = NORMAL")
+        try manager.withDatabase { db in try db.execute("PRAGMA synchronous = NORMAL") }
         let observers = (0..<job.count).map { _ in
             Self.consume(manager.observe { try $0.decodeScalar(Int.self, "SELECT count(*) FROM other") })
         }
         for arrivals in observers where arrivals.wait(for: 0) == nil { throw BenchError.failed("no first value") }
         let measured = try Measured.time {
-            for row in 1...job.rows { try manager.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row) }
+            for row in 1...job.rows { try manager.withDatabase { db in try db.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row) } }
             return Int64(job.rows)
         }
         // Only the first value each: nothing the writes touched was observed.
@@ -106,7 +106,7 @@ extension SwiftWorkloads {
             manager.close()
             Fixtures.remove(url.path)
         }
-        try manager.execute("PRAGMA synchronous = NORMAL")
+        try manager.withDatabase { db in try db.execute("PRAGMA synchronous = NORMAL") }
         let counters = (0..<job.count).map { _ in RunCounter() }
         let observers = counters.map { counter in
             Self.consume(
@@ -124,7 +124,7 @@ extension SwiftWorkloads {
                 var split = false
                 var last = ContinuousClock.now
                 for row in 1...size {
-                    try manager.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", burst * size + row)
+                    try manager.withDatabase { db in try db.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", burst * size + row) }
                     let now = ContinuousClock.now
                     split = split || (row > 1 && now - last >= .milliseconds(1))
                     last = now
@@ -239,7 +239,7 @@ final class CommitWriter {
             FileHandle.standardOutput.write(Data("READY\n".utf8))
             while let text = readLine(), let row = Int(text) {
                 let start = Date().timeIntervalSince1970
-                try manager.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row)
+                try manager.withDatabase { db in try db.execute("INSERT INTO bench(id, t1) VALUES (?, 'x')", row) }
                 FileHandle.standardOutput.write(Data("\(start)\n".utf8))
             }
             manager.close()

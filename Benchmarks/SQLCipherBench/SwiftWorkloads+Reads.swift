@@ -45,13 +45,13 @@ extension SwiftWorkloads {
     }
 
     static func fetchAll(_ manager: DatabaseManager) throws -> Int64 {
-        try manager.fetchAll(Rows.selectAllSQL).reduce(0) { $0 + checksum($1) }
+        try manager.readSync { db in try db.fetchAll(Rows.selectAllSQL) }.reduce(0) { $0 + checksum($1) }
     }
 
     static func lookups(_ manager: DatabaseManager, _ ids: [Int64]) throws -> Int64 {
         var sum: Int64 = 0
         for id in ids {
-            if let row = try manager.fetchOne(Rows.lookupSQL, id) { sum += checksum(row) }
+            if let row = try manager.readSync({ db in try db.fetchOne(Rows.lookupSQL, id) }) { sum += checksum(row) }
         }
         return sum
     }

@@ -50,9 +50,11 @@ extension SwiftWorkloads {
     private func walOwner(_ url: URL) throws -> DatabaseManager {
         let owner = DatabaseManager(url: url, configuration: configuration)
         try owner.open(password: Fixtures.password)
-        _ = try owner.scalar(String.self, "PRAGMA journal_mode = WAL")
-        try owner.execute("PRAGMA wal_autocheckpoint = 0")
-        try owner.execute("UPDATE bench SET n1 = n1 + 1 WHERE id % 10 = 0")
+        try owner.withDatabase { db in
+            _ = try db.scalar(String.self, "PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA wal_autocheckpoint = 0")
+            try db.execute("UPDATE bench SET n1 = n1 + 1 WHERE id % 10 = 0")
+        }
         return owner
     }
 }

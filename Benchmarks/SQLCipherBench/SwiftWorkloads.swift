@@ -69,7 +69,7 @@ struct SwiftWorkloads {
         defer { Fixtures.remove(url.path) }
         let manager = DatabaseManager(url: url, configuration: configuration)
         try manager.create(password: Fixtures.password)
-        try manager.execute(Fixtures.createSQL)
+        try manager.withDatabase { db in try db.execute(Fixtures.createSQL) }
         try applyCacheSize(manager)
         var measured = try Measured.time {
             try manager.transactionSync { db in try body(db) }
@@ -142,6 +142,6 @@ struct SwiftWorkloads {
     }
 
     private func applyCacheSize(_ manager: DatabaseManager) throws {
-        if job.cacheSize != 0 { try manager.execute("PRAGMA cache_size = \(job.cacheSize)") }
+        if job.cacheSize != 0 { try manager.withDatabase { db in try db.execute("PRAGMA cache_size = \(job.cacheSize)") } }
     }
 }

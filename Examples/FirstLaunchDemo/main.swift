@@ -33,7 +33,7 @@ func launchVersion2(_ label: String) throws {
     let manager = DatabaseManager(url: database)
     let outcome = try manager.openOrCreate(keyStore: keys, identifier: "notes-db")
     defer { manager.close() }
-    let count = try manager.scalar(Int.self, "SELECT count(*) FROM note") ?? 0
+    let count = try manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM note") } ?? 0
     say("\(label): \(outcome.rawValue); \(count) notes readable; notes.db is \(header(database))")
 }
 

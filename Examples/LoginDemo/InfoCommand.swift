@@ -15,8 +15,9 @@ extension NotesShell {
         Console.say("Page size:       \(settings.pageSize.map { "\($0) bytes" } ?? "unknown")")
         Console.say("Page HMAC:       \(settings.usesHMAC.map { $0 ? "on" : "off" } ?? "unknown")")
         Console.say("Schema version:  \(try manager.schemaVersion) (this app: \(NotesSchema.migrator.targetVersion))")
+        let fileSize = manager.databaseURL.flatMap { DatabaseTools.inspectFile(at: $0).size }
         Console.sayEscaped(
-            "File:            \(manager.databasePath ?? "?"), \(manager.databaseSize.map { "\($0) bytes" } ?? "size unknown")")
+            "File:            \(manager.databaseURL?.path ?? "?"), \(fileSize.map { "\($0) bytes" } ?? "size unknown")")
         Console.say("Notes:           \(try notes.count())")
     }
 }

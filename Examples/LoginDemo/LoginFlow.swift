@@ -23,7 +23,7 @@ struct LoginFlow {
 
     /// First run: new password, rejected with the policy's reason if invalid, then confirmed.
     private func createDatabase() -> Outcome {
-        Console.sayEscaped("No database at \(manager.databasePath ?? "?") yet. Choose a password to create it.")
+        Console.sayEscaped("No database at \(manager.databaseURL?.path ?? "?") yet. Choose a password to create it.")
         let policy = manager.configuration.passwordPolicy
         guard
             let password = Ask.newPassword(
@@ -33,7 +33,7 @@ struct LoginFlow {
             return .endOfInput
         }
         do {
-            try manager.create(password: password)
+            try manager.create(.password(password))
             return .loggedIn
         } catch {
             Console.sayEscaped("Could not create the database: \(error)")
@@ -46,7 +46,7 @@ struct LoginFlow {
         for attempt in 1...Self.maximumTries {
             guard let password = Ask.secret("Password: ") else { return .endOfInput }
             do {
-                try manager.open(password: password)
+                try manager.open(.password(password))
                 return .loggedIn
             } catch DatabaseManagerError.incorrectPasswordOrSettings, DatabaseManagerError.invalidPassword {
                 let left = Self.maximumTries - attempt

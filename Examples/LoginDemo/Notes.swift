@@ -22,41 +22,43 @@ struct Notes {
     let manager: DatabaseManager
 
     func add(title: String, body: String) throws -> Int64 {
-        try manager.withDatabase { db in
+        try manager.writeSync { db in
             try db.execute("INSERT INTO note(title, body) VALUES (?, ?)", title, body)
             return db.lastInsertRowID
         }
     }
 
     func all() throws -> [Note] {
-        try manager.fetchAll("SELECT id, title, body, created_at FROM note ORDER BY id").map(Note.init)
+        try manager.readSync { db in try db.fetchAll("SELECT id, title, body, created_at FROM note ORDER BY id") }.map(Note.init)
     }
 
     func note(id: Int64) throws -> Note? {
-        try manager.fetchOne("SELECT id, title, body, created_at FROM note WHERE id = ?", id).map(Note.init)
+        try manager.readSync { db in try db.fetchOne("SELECT id, title, body, created_at FROM note WHERE id = ?", id) }.map(Note.init)
     }
 
     /// Notes whose title or body contains `text` (case-insensitive for ASCII).
     func search(_ text: String) throws -> [Note] {
         let pattern = "%" + Self.escapeLike(text) + "%"
-        return try manager.fetchAll(
-            """
-            SELECT id, title, body, created_at FROM note
-            WHERE title LIKE ?1 ESCAPE '\\' OR body LIKE ?1 ESCAPE '\\' ORDER BY id
-            """, pattern
-        ).map(Note.init)
+        let rows = try manager.readSync { db in
+            try db.fetchAll(
+                """
+                SELECT id, title, body, created_at FROM note
+                WHERE title LIKE ?1 ESCAPE '\\' OR body LIKE ?1 ESCAPE '\\' ORDER BY id
+                """, pattern)
+        }
+        return rows.map(Note.init)
     }
 
     /// Deletes a note; `false` when there was none with this id.
     func delete(id: Int64) throws -> Bool {
-        try manager.withDatabase { db in
+        try manager.writeSync { db in
             try db.execute("DELETE FROM note WHERE id = ?", id)
             return db.changes > 0
         }
     }
 
     func count() throws -> Int {
-        try manager.scalar(Int.self, "SELECT count(*) FROM note") ?? 0
+        try manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM note") } ?? 0
     }
 
     /// Escapes LIKE's wildcards so the user's text matches literally.

@@ -23,7 +23,7 @@ extension NotesShell {
         let progress = ProgressLine("Re-encrypting")
         defer { progress.finish() }
         do {
-            try manager.rekey(password: new, progress: progress.update)
+            try manager.rekey(to: .password(new), progress: progress.update)
         } catch {
             // The delegate has already reported it and locked the app (didFailToRekey).
             if manager.isOpen { Console.sayEscaped("The password is unchanged: \(error)") }

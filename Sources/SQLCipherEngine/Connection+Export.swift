@@ -139,7 +139,7 @@ package final class ProgressReporter {
     private let report: ((Double) -> Void)?
     private var last = -1.0
 
-    package init(_ report: ((Double) -> Void)?) { self.report = report }
+    init(_ report: ((Double) -> Void)?) { self.report = report }
 
     func callAsFunction(_ fraction: Double) {
         guard let report else { return }

@@ -13,7 +13,7 @@ package struct DatabaseFingerprint: Equatable, CustomStringConvertible {
     var applicationID: Int64
 
     /// Reads the fingerprint of one schema (`main`, or an attached database's name).
-    package init(_ connection: Connection, schema name: String = "main") throws {
+    init(_ connection: Connection, schema name: String = "main") throws {
         let prefix = Self.quote(name)
         var schema: [String] = []
         var tables: [String] = []

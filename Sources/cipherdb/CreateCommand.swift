@@ -11,9 +11,9 @@ enum CreateCommand {
             throw DatabaseManagerError.fileAlreadyExists(path: invocation.path)
         }
         if let key = try KeyFile.key(invocation) {
-            try manager.create(key: key)
+            try manager.create(.key(key))
         } else {
-            try manager.create(password: try Passwords(invocation: invocation).forNewDatabase())
+            try manager.create(.password(try Passwords(invocation: invocation).forNewDatabase()))
         }
         defer { manager.close() }
         let cipher = try manager.cipherInfo

@@ -61,13 +61,14 @@ enum InfoCommand {
             }
         }
         Console.sayEscaped("schema version: \(try manager.schemaVersion)")
-        let tables = try manager.fetchAll(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let tables = try manager.readSync { db in
+            try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        }
         let names = tables.compactMap { $0.value(0, as: String.self) }
         Console.sayEscaped("tables: \(names.count)")
         for name in names {
             let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            let count = try manager.scalar(Int.self, "SELECT count(*) FROM \(quoted)") ?? 0
+            let count = try manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM \(quoted)") } ?? 0
             Console.sayEscaped("  \(name): \(count) row\(count == 1 ? "" : "s")")
         }
     }

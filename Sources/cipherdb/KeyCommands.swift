@@ -41,7 +41,7 @@ enum KeyCommands {
             for slot in try Session.manager(for: invocation).keySlots.list() { Console.sayEscaped(slot.description) }
         case "create":
             let manager = Session.manager(for: invocation)
-            try manager.create(password: try passwords.forNewDatabase(), keySlots: true)
+            try manager.create(.password(try passwords.forNewDatabase()), keySlots: true)
             manager.close()
             Console.sayEscaped("Created \(invocation.path) with key slots; back up \(invocation.path).scm-keys with it.")
         case "change-password":

@@ -34,10 +34,10 @@ enum MigrationCommands {
     static func rekey(_ invocation: Invocation) throws {
         try Session.withOpenDatabase(invocation) { manager in
             if let key = try KeyFile.key(invocation, .newKeyFile) {
-                try withProgress("Re-encrypting") { try manager.rekey(key: key, progress: $0) }
+                try withProgress("Re-encrypting") { try manager.rekey(to: .key(key), progress: $0) }
             } else {
                 let new = try Passwords(invocation: invocation).replacement()
-                try withProgress("Re-encrypting") { try manager.rekey(password: new, progress: $0) }
+                try withProgress("Re-encrypting") { try manager.rekey(to: .password(new), progress: $0) }
             }
             Console.sayEscaped("Changed the password of \(invocation.path).")
         }
@@ -99,9 +99,9 @@ enum MigrationCommands {
             do {
                 try withProgress("Re-encrypting") { progress in
                     if let key {
-                        try manager.rekey(key: key, options: options, progress: progress)
+                        try manager.rekey(to: .key(key), options: options, progress: progress)
                     } else {
-                        try manager.rekey(password: password ?? SecretBytes(zeroed: 0), options: options, progress: progress)
+                        try manager.rekey(to: .password(password ?? SecretBytes(zeroed: 0)), options: options, progress: progress)
                     }
                 }
             } catch {

@@ -30,13 +30,13 @@ enum Session {
             throw problem
         }
         if password == nil, let key = try KeyFile.key(invocation) {
-            try manager.open(key: key)
+            try manager.open(.key(key))
             defer { manager.close() }
             return try body(manager)
         }
         let password = try password ?? Passwords(invocation: invocation).current()
         do {
-            try manager.open(password: password)
+            try manager.open(.password(password))
         } catch DatabaseManagerError.incorrectPasswordOrSettings(let path, _) {
             // A diagnosis that cannot run (the file vanished, an I/O error) leaves the plain answer.
             // Key slots hold the key: other cipher settings cannot be the reason.

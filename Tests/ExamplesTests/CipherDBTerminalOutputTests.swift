@@ -31,7 +31,7 @@ import Testing
 
     @Test func keysListShowsAPlantedLabelEscaped() throws {
         let manager = DatabaseManager(url: directory.url.appendingPathComponent("db.db"))
-        try manager.create(password: password, keySlots: true, label: Self.hostile)
+        try manager.create(.password(password), keySlots: true, label: Self.hostile)
         manager.close()
         let result = try cli(["keys", "db.db", "list"])
         #expect(result.status == 0, "\(result.output)")

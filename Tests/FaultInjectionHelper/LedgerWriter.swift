@@ -24,7 +24,7 @@ struct LedgerWriter {
         while !exists("stop") {
             let after = exists("changed")
             do {
-                try manager.execute("INSERT INTO ledger(id, body) VALUES (?, ?)", id, "row \(id)")
+                try manager.withDatabase { db in try db.execute("INSERT INTO ledger(id, body) VALUES (?, ?)", id, "row \(id)") }
                 ledger.write(Data("\(id)\(after ? "+" : "")\n".utf8))
             } catch {
                 failed += 1

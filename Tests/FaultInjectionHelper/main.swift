@@ -62,7 +62,7 @@ do {
             for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
         }
         ready()
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
     case "encrypt-in-place":
         ready()
         try DatabaseTools.encryptPlaintextDatabase(at: database, password: "new-secret", configuration: configuration)
@@ -92,18 +92,18 @@ do {
             for index in 0..<500 { try db.execute("INSERT INTO extra(value) VALUES (?)", index) }
         }
         ready()
-        try manager.rekey(password: "new-secret", options: explicitSettings)
+        try manager.rekey(to: .password("new-secret"), options: explicitSettings)
     case "rekey-ledger-in-place":
         let manager = DatabaseManager(url: directory.appendingPathComponent("ledger.db"), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         manager.close()
     case "rekey-ledger":
         let manager = DatabaseManager(url: directory.appendingPathComponent("ledger.db"), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
-        try manager.rekey(password: "new-secret", options: explicitSettings)
+        try manager.rekey(to: .password("new-secret"), options: explicitSettings)
         manager.close()
     case "settings", "settings-ledger":
         // A change that needs a new file: the same password with kdf_iter 5000.
@@ -111,8 +111,7 @@ do {
         let manager = DatabaseManager(url: directory.appendingPathComponent(name), configuration: configuration)
         try manager.open(password: "old-secret")
         ready()
-        try manager.rekey(
-            password: "old-secret", options: CipherOptions(kdfIterations: 5000, allowsLegacyKDFIterations: true))
+        try manager.rekey(to: .password("old-secret"), options: CipherOptions(kdfIterations: 5000, allowsLegacyKDFIterations: true))
         manager.close()
     case "encrypt-ledger":
         ready()
@@ -124,14 +123,16 @@ do {
         // Observation tests: another process commits <directory>/script.sql on test.db.
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.executeScript(String(contentsOf: directory.appendingPathComponent("script.sql"), encoding: .utf8))
+        try manager.withDatabase { db in
+            try db.executeScript(String(contentsOf: directory.appendingPathComponent("script.sql"), encoding: .utf8))
+        }
         manager.close()
     case "hang-in-transaction":
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.execute("PRAGMA cache_size = 5")
+        try manager.withDatabase { db in try db.execute("PRAGMA cache_size = 5") }
         ready()
-        for index in 0..<100 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        for index in 0..<100 { try manager.withDatabase { db in try db.execute("INSERT INTO extra(value) VALUES (?)", index) } }
         try manager.transactionSync { db in
             for _ in 0..<2000 { try db.execute("INSERT INTO extra(value, filler) VALUES (-1, randomblob(300))") }
             try Data("SPILLED".utf8).write(to: directory.appendingPathComponent("marker"))
@@ -140,8 +141,8 @@ do {
     case "hold-open":
         let manager = DatabaseManager(url: database, configuration: configuration)
         try manager.open(password: "old-secret")
-        try manager.execute("PRAGMA wal_autocheckpoint = 0")
-        for index in 0..<50 { try manager.execute("INSERT INTO extra(value) VALUES (?)", index) }
+        try manager.withDatabase { db in try db.execute("PRAGMA wal_autocheckpoint = 0") }
+        for index in 0..<50 { try manager.withDatabase { db in try db.execute("INSERT INTO extra(value) VALUES (?)", index) } }
         ready()
         try Data("HOLDING".utf8).write(to: directory.appendingPathComponent("marker"))
         let release = directory.appendingPathComponent("release").path

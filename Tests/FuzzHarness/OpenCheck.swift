@@ -31,7 +31,7 @@ public struct OpenCheck: Sendable {
         var outcome = "opened"
         do {
             try manager.open(password: password)
-            _ = try? manager.scalar(Int.self, "SELECT count(*) FROM item")
+            _ = try? manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM item") }
             manager.close()
         } catch let error as DatabaseManagerError {
             outcome = Self.caseName(error)

@@ -48,7 +48,7 @@ public enum Seeds {
         let manager = manager(path)
         try manager.create(password: password)
         defer { manager.close() }
-        try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
+        try manager.withDatabase { db in try db.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)") }
         try manager.transactionSync { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", rowName(index)) }
         }
@@ -60,8 +60,8 @@ public enum Seeds {
     public static func makeWALPair(at path: String, password: String, rows: Int = rows) throws -> FileSet {
         try makeDatabase(at: path, password: password, rows: rows)
         return try manager(path).openThen(password: password) { manager in
-            _ = try manager.scalar(String.self, "PRAGMA journal_mode = WAL")
-            try manager.execute("PRAGMA wal_autocheckpoint = 0")
+            _ = try manager.withDatabase { db in try db.scalar(String.self, "PRAGMA journal_mode = WAL") }
+            try manager.withDatabase { db in try db.execute("PRAGMA wal_autocheckpoint = 0") }
             try manager.transactionSync { db in
                 for index in 0..<walRows { try db.execute("INSERT INTO item(name) VALUES (?)", "WAL-\(index)") }
             }
@@ -75,7 +75,7 @@ public enum Seeds {
         try makeDatabase(at: path, password: password, rows: rows)
         struct RollBack: Error { let files: FileSet }
         return try manager(path).openThen(password: password) { manager in
-            try manager.execute("PRAGMA cache_size = 2")
+            try manager.withDatabase { db in try db.execute("PRAGMA cache_size = 2") }
             do {
                 try manager.transactionSync { db in
                     try db.execute("UPDATE item SET name = 'SPILLED-' || name")

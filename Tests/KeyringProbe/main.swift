@@ -47,9 +47,9 @@ do {
     case ("open-or-create", let database?):
         let manager = DatabaseManager(url: database)
         let outcome = try manager.openOrCreate(keyStore: store, identifier: identifier)
-        try manager.execute("CREATE TABLE IF NOT EXISTS note(body TEXT)")
-        try manager.execute("INSERT INTO note VALUES ('row')")
-        let count = try manager.scalar(Int.self, "SELECT count(*) FROM note") ?? 0
+        try manager.withDatabase { db in try db.execute("CREATE TABLE IF NOT EXISTS note(body TEXT)") }
+        try manager.withDatabase { db in try db.execute("INSERT INTO note VALUES ('row')") }
+        let count = try manager.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM note") } ?? 0
         manager.close()
         say("\(outcome.rawValue) rows=\(count)")
     default:

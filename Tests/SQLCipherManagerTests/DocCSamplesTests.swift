@@ -28,7 +28,7 @@ struct DocCSamplesTests {
             if manager.keySlots.isEnabled {
                 try manager.keySlots.change(password: current, to: new)   // one slot resealed
             } else {
-                try manager.rekey(password: new)                      // on failure the old one still opens
+                try manager.rekey(to: .password(new))                      // on failure the old one still opens
             }
             return "Password changed"
         }
@@ -40,7 +40,7 @@ struct DocCSamplesTests {
     func changePasswordRecipeOnAKeySlotDatabase(reopened: Bool) throws {
         let dir = TemporaryDirectory()
         var manager = dir.keySlotManager()
-        try manager.create(password: "first-secret", keySlots: true)
+        try manager.create(.password("first-secret"), keySlots: true)
         if reopened {
             manager.close()
             manager = dir.keySlotManager()
@@ -78,7 +78,7 @@ struct DocCSamplesTests {
     func recoveryKeyAndRemovedPassword() throws {
         let dir = TemporaryDirectory()
         let manager = dir.keySlotManager()
-        try manager.create(password: "first-secret", keySlots: true)
+        try manager.create(.password("first-secret"), keySlots: true)
         let recovery = try manager.keySlots.addRecoveryKey()
         try manager.keySlots.add(password: "second-secret")
         try manager.keySlots.remove(password: "first-secret")

@@ -99,8 +99,10 @@ struct ReadmeSamplesTests {
             print("Incorrect password")                      // nothing is open: ask again
         }
         if unlocked {
-            try manager.execute("INSERT INTO note(title) VALUES (?)", "Hello")
-            let titles = try manager.fetchAll(String.self, "SELECT title FROM note ORDER BY id")
+            let titles = try manager.writeSync { db in
+                try db.execute("INSERT INTO note(title) VALUES (?)", "Hello")
+                return try db.fetchAll(String.self, "SELECT title FROM note ORDER BY id")
+            }
             print(titles)
             // README end
             result = titles
@@ -115,10 +117,10 @@ struct ReadmeSamplesTests {
         let dir = TemporaryDirectory()
         let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
         try manager.create(password: "secret")
-        try manager.executeScript("""
+        try manager.writeSync { db in try db.executeScript("""
             CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT);
             INSERT INTO note(title, body) VALUES ('Hello', NULL), ('Bank', 'PIN is in the safe'), ('Hi', 'x');
-            """)
+            """) }
         var failure = ""
         // README begin
         struct Note: Decodable {
@@ -126,10 +128,12 @@ struct ReadmeSamplesTests {
             var title: String
             var body: String?                                // NULL is nil
         }
-        let notes = try manager.fetchAll(Note.self, "SELECT * FROM note WHERE title LIKE :prefix", arguments: ["prefix": "H%"])
-        let count = try manager.decodeScalar(Int.self, "SELECT count(*) FROM note")
+        let (notes, count) = try manager.readSync { db in
+            (try db.fetchAll(Note.self, "SELECT * FROM note WHERE title LIKE :prefix", arguments: ["prefix": "H%"]),
+             try db.decodeScalar(Int.self, "SELECT count(*) FROM note"))
+        }
         do {
-            _ = try manager.decodeScalar(Int.self, "SELECT title FROM note")
+            _ = try manager.readSync { db in try db.decodeScalar(Int.self, "SELECT title FROM note") }
         } catch let error as SQLiteError {
             print(error.localizedDescription)                // column "title" (index 0) holds TEXT, which cannot be read as Int
             // README end
@@ -147,7 +151,7 @@ struct ReadmeSamplesTests {
         let dir = TemporaryDirectory()
         let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
         try manager.create(password: "secret")
-        try manager.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created TEXT NOT NULL)")
+        try manager.writeSync { db in try db.execute("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, created TEXT NOT NULL)") }
         // README begin
         struct Note: Codable, TableRecord {
             static var databaseTableName: String { "note" }  // primaryKey: ["id"]
@@ -168,8 +172,8 @@ struct ReadmeSamplesTests {
         // README end
         #expect(first?.id == 1)
         #expect(first?.title == "Hello again")
-        #expect(try manager.fetchAll(String.self, "SELECT title FROM note ORDER BY id") == ["Hello again", "Draft 1", "Draft 2", "Draft 3"])
-        #expect(try manager.decodeScalar(Int.self, "SELECT count(*) FROM note WHERE created GLOB '????-??-?? ??:??:??.???'") == 4)
+        #expect(try manager.readSync { db in try db.fetchAll(String.self, "SELECT title FROM note ORDER BY id") } == ["Hello again", "Draft 1", "Draft 2", "Draft 3"])
+        #expect(try manager.readSync { db in try db.decodeScalar(Int.self, "SELECT count(*) FROM note WHERE created GLOB '????-??-?? ??:??:??.???'") } == 4)
     }
 
     // MARK: - Why a file does not open
@@ -217,12 +221,12 @@ struct ReadmeSamplesTests {
         try FileManager.default.copyItem(at: legacyURL, to: url)
         let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
         try manager.create(password: password)
-        try manager.execute("CREATE TABLE note(title TEXT)")
+        try manager.writeSync { db in try db.execute("CREATE TABLE note(title TEXT)") }
         let progressBar = ProgressBar()
         // README begin
-        try manager.rekey(password: newPassword) { fraction in progressBar.update(fraction) }   // open database
-        try manager.rekey(password: newPassword, options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
-        try manager.rekey(rawKey: key32)
+        try manager.rekey(to: .password(newPassword)) { fraction in progressBar.update(fraction) }   // open database
+        try manager.rekey(to: .password(newPassword), options: CipherOptions(kdfIterations: 256_000, pageSize: 4096))
+        try manager.rekey(to: .rawKey(key32))
 
         try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, to: encryptedURL, password: password)  // a new file
         try DatabaseTools.encryptPlaintextDatabase(at: legacyURL, password: password)                    // in place
@@ -233,11 +237,11 @@ struct ReadmeSamplesTests {
         // README end
         #expect(progressBar.last == 1)
         try adopting.open(password: password)
-        #expect(try adopting.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
+        #expect(try adopting.readSync { db in try db.decodeScalar(Int.self, "SELECT count(*) FROM item") } == 2)
         for encrypted in [legacyURL, encryptedURL] {
             let check = DatabaseManager(url: encrypted)
             try check.open(password: password)
-            #expect(try check.decodeScalar(Int.self, "SELECT count(*) FROM item") == 2)
+            #expect(try check.readSync { db in try db.decodeScalar(Int.self, "SELECT count(*) FROM item") } == 2)
         }
         #expect(DatabaseTools.inspectFile(at: plaintextURL).kind == .plaintextSQLite)
     }
@@ -250,14 +254,14 @@ struct ReadmeSamplesTests {
         let password = "correct horse"
         let manager = DatabaseManager(url: dir.url.appendingPathComponent("notes.db"))
         try manager.create(password: password)
-        try manager.executeScript("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO note(title) VALUES ('Hello');")
+        try manager.writeSync { db in try db.executeScript("CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO note(title) VALUES ('Hello');") }
         // README begin
         let backupURL = backups.appendingPathComponent("notes-backup.db")     // must not exist yet
         try manager.backup(to: backupURL) { fraction in print("backup: \(Int(fraction * 100)) %") }
 
         let restored = DatabaseManager(url: backupURL)
         try restored.open(password: password)                                 // the same password
-        let count = try restored.scalar(Int.self, "SELECT count(*) FROM note")
+        let count = try restored.readSync { db in try db.scalar(Int.self, "SELECT count(*) FROM note") }
 
         try manager.backup(to: backups.appendingPathComponent("shared.db"),
                            key: .password("a password of its own"))            // or .rawKey(key32)
@@ -265,7 +269,7 @@ struct ReadmeSamplesTests {
         #expect(count == 1)
         let shared = DatabaseManager(url: backups.appendingPathComponent("shared.db"))
         try shared.open(password: "a password of its own")
-        #expect(try shared.scalar(String.self, "SELECT title FROM note") == "Hello")
+        #expect(try shared.readSync { db in try db.scalar(String.self, "SELECT title FROM note") } == "Hello")
         // A second backup to the same name is refused: a backup never overwrites.
         #expect(thrownError { try manager.backup(to: backupURL) } is DatabaseManagerError)
     }
@@ -281,7 +285,7 @@ struct ReadmeSamplesTests {
     static func writePlaintext(at url: URL, scratch: URL) throws {
         let manager = DatabaseManager(url: scratch)
         try manager.create(password: "scratch")
-        try manager.executeScript("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item(name) VALUES ('a'), ('b');")
+        try manager.writeSync { db in try db.executeScript("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO item(name) VALUES ('a'), ('b');") }
         try manager.decrypt(to: url)
         manager.close()
     }

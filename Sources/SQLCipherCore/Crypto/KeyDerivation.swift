@@ -82,7 +82,7 @@ final class DerivationCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 
-    package init() {}
+    init() {}
 
     package var count: Int { lock.withLock { value } }
 

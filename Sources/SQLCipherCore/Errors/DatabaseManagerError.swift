@@ -47,7 +47,7 @@ public enum DatabaseManagerError: Error, Sendable, CustomStringConvertible, Loca
     /// accepted the password (or recovery key), and cipher settings cannot be the reason (the
     /// slots hold the key). Either way the case means "wrong password" to a login prompt.
     case incorrectPasswordOrSettings(path: String, keySlotFile: String? = nil)
-    /// The raw 32-byte key given to ``DatabaseManager/open(rawKey:)`` (or cached from one) did
+    /// The raw 32-byte key given to ``DatabaseManager/open(_:)`` (or cached from one) did
     /// not decrypt the file: another key, or other cipher settings. A raw key is never typed by
     /// a person, so the remedy is not "try again" but to check where the key came from.
     case incorrectKeyOrSettings(path: String)

@@ -50,7 +50,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible, L
 
 extension SQLiteError {
     /// A ``Database`` or ``PreparedStatement`` used once its connection is closed: kept past the
-    /// closure that received it and used after ``DatabaseManager/close()``. No C call is made.
+    /// closure that received it and used after ``DatabaseManager/close(forgettingKey:)``. No C call is made.
     package static func databaseClosed(sql: String?) -> SQLiteError {
         SQLiteError(
             extendedCode: .misuse,

@@ -121,7 +121,7 @@ private final class WakeEnd: @unchecked Sendable {
     private var isClosed = false
     private let descriptor: Int32
 
-    package init(_ descriptor: Int32) { self.descriptor = descriptor }
+    init(_ descriptor: Int32) { self.descriptor = descriptor }
 
     package func write() {
         lock.withLock { if !isClosed { POSIX.writeByte(descriptor) } }

@@ -142,7 +142,7 @@ extension POSIX {
     /// `true` when the file or directory has the immutable flag (`chattr +i`: the inode flag
     /// `FS_IMMUTABLE_FL` read with `ioctl(FS_IOC_GETFLAGS)` on Linux; `UF_IMMUTABLE` or
     /// `SF_IMMUTABLE` in `st_flags` on Apple systems), `false` when it has not or cannot be read.
-    package static func isImmutable(_ path: String) -> Bool {
+    static func isImmutable(_ path: String) -> Bool {
         #if canImport(Glibc)
             let fd = systemOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
             guard fd >= 0 else { return false }
@@ -160,7 +160,7 @@ extension POSIX {
     }
 
     /// `true` when the file system holding `path` is mounted read-only (`statvfs`, `ST_RDONLY`).
-    package static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { return false }
         return info.f_flag & UInt(ST_RDONLY) != 0

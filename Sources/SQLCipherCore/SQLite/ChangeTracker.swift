@@ -20,7 +20,7 @@ package final class ChangeTracker {
     private var committed = TableAccess()
     private var hasCommitted = false
 
-    package init() {
+    init() {
         state = .allocate(capacity: 1)
         state.initialize(to: csqlcipher_change_state(context: nil, changed: nil, ended: nil, last: nil))
         state.pointee.context = Unmanaged.passUnretained(self).toOpaque()

@@ -22,7 +22,7 @@ final class CompileCounter {
     /// What the statements compiled while ``reporting`` was set read and wrote.
     var access = TableAccess()
 
-    package init() {
+    init() {
         state = .allocate(capacity: 1)
         state.initialize(to: csqlcipher_authorizer_state(compiles: 0, report_mask: 0, context: nil, report: nil))
         pointer = UnsafeMutableRawPointer(state).assumingMemoryBound(to: UInt64.self)

@@ -32,7 +32,7 @@ public struct DatabaseValueBinder {
     @usableFromInline let lends: Bool
 
     @usableFromInline
-    package init(statement: Statement, index: Int32, lends: Bool = false) {
+    init(statement: Statement, index: Int32, lends: Bool = false) {
         self.statement = statement
         self.index = index
         self.lends = lends

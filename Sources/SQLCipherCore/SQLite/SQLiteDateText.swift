@@ -90,7 +90,7 @@ private struct Scanner {
     package let bytes: [UInt8]
     var position = 0
 
-    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     var atEnd: Bool { position == bytes.count }
 

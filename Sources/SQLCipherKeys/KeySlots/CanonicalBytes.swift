@@ -8,7 +8,7 @@ import Foundation
 struct CanonicalBytes {
     private(set) var data = Data()
 
-    package init(purpose: String) { add(purpose) }
+    init(purpose: String) { add(purpose) }
 
     mutating func add(_ bytes: Data) {
         var length = UInt32(bytes.count).bigEndian

@@ -8,7 +8,7 @@ import SQLCipherCore
 /// (`7KQ2M-…-X4P9D`; no I, L, O or U, and case, spaces and dashes do not matter when typed back).
 ///
 /// Show ``text`` to the user once and let them write it down; this library keeps no copy.
-/// Type it wherever a password is asked (``DatabaseManager/open(password:)-(String)`` tries the recovery
+/// Type it wherever a password is asked (``DatabaseManager/open(password:)`` tries the recovery
 /// slots with it) or give it to ``DatabaseManager/open(recoveryKey:)``. Its `description`
 /// is redacted.
 public struct RecoveryKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {

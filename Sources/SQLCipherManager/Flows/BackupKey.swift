@@ -32,7 +32,7 @@ public struct BackupKey: Sendable {
     }
 
     /// A new password for the backup, its UTF-8 bytes in ``SecretBytes`` (normalised to NFC as
-    /// ``DatabaseManager/create(password:)-(SecretBytes)`` does); no `String` is made of it.
+    /// ``DatabaseManager/create(_:keySlots:label:)`` does); no `String` is made of it.
     public static func password(_ password: SecretBytes) -> BackupKey {
         BackupKey(kind: .password(password))
     }
@@ -44,7 +44,7 @@ public struct BackupKey: Sendable {
     }
 
     /// A ``DatabaseKey`` (from a ``KeyStore``, or a key file) for the backup, as
-    /// ``DatabaseManager/rekey(key:options:progress:)`` takes one.
+    /// ``DatabaseManager/rekey(to:options:progress:)`` takes one.
     public static func key(_ key: DatabaseKey) -> BackupKey {
         BackupKey(kind: .key(key))
     }

@@ -46,7 +46,7 @@ public struct DatabaseFileInfo: Sendable, Equatable {
     /// For a plaintext SQLite file: `user_version` from its header (offset 60).
     public let plaintextUserVersion: Int?
 
-    /// Why ``DatabaseManager/open(password:)-(String)`` would refuse the file before trying a key, or
+    /// Why ``DatabaseManager/open(password:)`` would refuse the file before trying a key, or
     /// `nil` when only a key can tell (the same diagnosis the open runs).
     public var problemBeforeUnlock: DatabaseManagerError? { DatabaseManagerError(problemBeforeUnlockAt: path) }
 

@@ -8,7 +8,7 @@ extension DatabaseManager {
     /// The key slots of the database at ``databaseURL``: list, add, remove and change the
     /// passwords, recovery keys and raw keys that open it, give it a new data key, or switch it
     /// between one password and key slots. Creating and opening stay the manager's own verbs:
-    /// ``create(password:keySlots:label:)-(String,_,_)`` and ``open(recoveryKey:)``.
+    /// ``create(_:keySlots:label:)`` and ``open(recoveryKey:)``.
     public var keySlots: DatabaseKeySlots { DatabaseKeySlots(manager: self) }
 }
 
@@ -61,7 +61,7 @@ public struct DatabaseKeySlots: Sendable {
         try manager.addRecoveryKeyFlow(label: label)
     }
 
-    /// Adds a slot that a raw 32-byte key opens (for a key store); ``DatabaseManager/open(rawKey:)``
+    /// Adds a slot that a raw 32-byte key opens (for a key store); ``DatabaseManager/open(_:)``
     /// then tries the raw-key slots before using a key as the data key itself.
     ///
     /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes,
@@ -73,7 +73,7 @@ public struct DatabaseKeySlots: Sendable {
     }
 
     /// Adds a slot that `key` (a ``DatabaseKey``, as kept by a ``KeyStore``) opens, to the open
-    /// key-slot database: ``DatabaseManager/open(key:)`` and
+    /// key-slot database: ``DatabaseManager/open(_:)`` and
     /// ``DatabaseManager/openOrCreate(keyStore:identifier:progress:)`` then unlock it through that
     /// slot, while its passwords keep working.
     ///
@@ -128,13 +128,13 @@ public struct DatabaseKeySlots: Sendable {
     ///
     /// Journaled with the database: `<db>.scm-keys.next` (the slots sealing the new key) is
     /// written durably first, then the database is re-keyed in place (one write transaction, as
-    /// ``DatabaseManager/rekey(rawKey:options:progress:)``; the file keeps its salt), then `.next`
+    /// ``DatabaseManager/rekey(to:options:progress:)``; the file keeps its salt), then `.next`
     /// replaces `<db>.scm-keys`. After a kill at any moment the next unlock tries both files'
     /// keys on the database and keeps the side that opens it.
     ///
     /// - Throws: ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/keySlots(_:)`` with
     ///   ``KeySlotError/notKeySlotDatabase(path:)``, and the errors of
-    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` (the database then keeps
+    ///   ``DatabaseManager/rekey(to:options:progress:)`` (the database then keeps
     ///   its old key).
     public func rekey(progress: ((Double) -> Void)? = nil) throws { try manager.rotateDataKeyFlow(progress: progress) }
 
@@ -147,7 +147,7 @@ public struct DatabaseKeySlots: Sendable {
     /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/keySlotDatabase(path:)``
     ///   when it uses key slots already, ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``
     ///   when `password` is not its password, and the errors of
-    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
+    ///   ``DatabaseManager/rekey(to:options:progress:)``.
     public func enable(password: String, label: String = "password", progress: ((Double) -> Void)? = nil) throws {
         try manager.convertToKeySlotsFlow(password: SecretBytes(password: password), label: label, progress: progress)
     }
@@ -159,7 +159,7 @@ public struct DatabaseKeySlots: Sendable {
     ///
     /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/notKeySlotDatabase(path:)``,
     ///   ``DatabaseManagerError/invalidPassword(reason:)``, and the errors of
-    ///   ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``.
+    ///   ``DatabaseManager/rekey(to:options:progress:)``.
     public func disable(password: String, progress: ((Double) -> Void)? = nil) throws {
         try manager.convertToPasswordFlow(password, progress: progress)
     }
@@ -171,7 +171,7 @@ public struct DatabaseKeySlots: Sendable {
     ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``,
     ///   ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/notKeySlotDatabase(path:)``, and
-    ///   the slot-file errors of ``DatabaseManager/open(password:)-(String)``.
+    ///   the slot-file errors of ``DatabaseManager/open(password:)``.
     public func exportDataKey(password: String) throws -> Data {
         try manager.exportDataKeyFlow(UnlockSecret.typed(password))
     }

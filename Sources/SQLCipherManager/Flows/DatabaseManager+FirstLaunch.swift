@@ -14,7 +14,7 @@ extension DatabaseManager {
     /// | none | none | 32 bytes from the system's secure random source (`getentropy`) are **stored first** (durably), then the database is created with them |
     /// | none | plaintext SQLite | a new key is **stored first**, then the file is encrypted in place (the crash-safe `sqlcipher_export` engine of ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``), then opened |
     /// | none | encrypted | ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``; the file is untouched and **no key is made** |
-    /// | none | anything else (damaged SQLite header, empty, directory…) | what ``open(password:)-(String)`` would say of it (``DatabaseManagerError/notADatabase(path:reason:)``…); untouched, **no key is made** |
+    /// | none | anything else (damaged SQLite header, empty, directory…) | what ``open(password:)`` would say of it (``DatabaseManagerError/notADatabase(path:reason:)``…); untouched, **no key is made** |
     /// | unavailable (locked, unsafe permissions…) | any | ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``; nothing is touched, no key is made |
     /// | stored | encrypted | opened with it (`sqlite3_key`, raw `x'…'` key); a key the file refuses gives ``DatabaseManagerError/keyRefused(identifier:path:)``, file untouched |
     /// | stored | none or plaintext | an earlier launch stopped after storing the key: the database is created, or the plaintext file encrypted, with the stored key |
@@ -33,7 +33,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/keyUnavailable(identifier:underlying:)``,
     ///   ``DatabaseManagerError/keyRefused(identifier:path:)``,
     ///   ``DatabaseManagerError/keyNotStored(identifier:underlying:)`` (nothing created or encrypted),
-    ///   ``DatabaseManagerError/alreadyOpen``, and the errors of ``create(key:)``, ``open(key:)`` and
+    ///   ``DatabaseManagerError/alreadyOpen``, and the errors of ``create(_:keySlots:label:)``, ``open(_:)`` and
     ///   ``DatabaseTools/encryptPlaintextDatabase(at:to:key:configuration:progress:)``.
     @discardableResult
     public func openOrCreate(

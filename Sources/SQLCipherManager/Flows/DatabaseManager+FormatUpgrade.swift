@@ -18,7 +18,7 @@ extension DatabaseManager {
     /// SQLCipher's own, with its default settings — on SQLCipher 4: 4,096-byte pages,
     /// PBKDF2-HMAC-SHA512 with 256,000 iterations, HMAC-SHA512 — crash-safely.
     ///
-    /// The rewrite is the export-and-install of ``rekey(password:options:progress:)-(String,_,_)``
+    /// The rewrite is the export-and-install of ``rekey(to:options:progress:)``
     /// with new settings, not SQLCipher's `PRAGMA cipher_migrate` (which renames its copy over the
     /// file without flushing the folder, ignores other connections and leaves its own connection
     /// unusable after a failure): a copy `<db>.scm-upgrade` is written with `sqlcipher_export`

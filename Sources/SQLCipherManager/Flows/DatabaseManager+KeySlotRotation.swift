@@ -8,9 +8,10 @@ extension DatabaseManager {
     /// The flow of ``DatabaseKeySlots/rekey(progress:)``.
     func rotateDataKeyFlow(progress: ((Double) -> Void)?) throws {
         try lockedKeySlots(rekeying: true) {
+            _ = try requireSlotStore()
+            try announce(.willRekey)
             let (store, lock, file, _) = try openSlotFile()
             defer { lock.release() }
-            try announce(.willRekey)
             let newKey = Sodium.random(Sodium.keyLength)
             let next = try file.resealed(to: newKey)
             let sqlcipherKey = next.sqlcipherKey(newKey)
@@ -51,9 +52,10 @@ extension DatabaseManager {
     func convertToPasswordFlow(_ password: String, progress: ((Double) -> Void)?) throws {
         try lockedKeySlots(rekeying: true) {
             try configuration.passwordPolicy.validate(password)
+            _ = try requireSlotStore()
+            try announce(.willRekey)
             let (store, lock, file, dataKey) = try openSlotFile()
             defer { lock.release() }
-            try announce(.willRekey)
             var marker = KeySlotFile(databaseID: file.databaseID, generation: file.generation)
             marker.passwordKeyed = true
             marker.authenticate(dataKey: dataKey)
@@ -101,7 +103,7 @@ extension DatabaseManager {
 }
 
 extension DatabaseManager {
-    /// ``rekey(password:options:progress:)-(String,_,_)`` and ``rekey(rawKey:options:progress:)`` would leave a
+    /// ``rekey(to:options:progress:)`` and ``rekey(to:options:progress:)`` would leave a
     /// key-slot database's slots sealing a key that no longer opens it: refused.
     func refuseKeySlotRekey() throws {
         guard let db = database else { return }

@@ -10,7 +10,7 @@ extension DatabaseManager {
         try lockedKeySlots { try addSecretSlot(.rawKey(key.withUnsafeBytes { SecretBytes($0) }), label: label) }
     }
 
-    /// For ``open(key:)``: the data key a raw-key slot gives for `key`, `nil` when the database
+    /// For ``open(_:)``: the data key a raw-key slot gives for `key`, `nil` when the database
     /// has no key slots or none opens with it (then `key` is tried as the data key itself).
     func keySlotKey(for key: DatabaseKey, path: String) throws -> SecretBytes? {
         try keySlotKey([.rawKey(key.withUnsafeBytes { SecretBytes($0) })], path: path, fallsBack: true)

@@ -5,25 +5,7 @@ import SQLCipherKeys
 // MARK: - Key slots
 
 extension DatabaseManager {
-    /// Creates a new database and opens it; with `keySlots`, one that uses key slots, with
-    /// one password slot labelled `label`.
-    ///
-    /// The key-slot database is keyed with a random 256-bit data key in SQLCipher's raw form
-    /// (`x'<key><salt>'` through `sqlite3_key`: no PBKDF2), and `<db>.scm-keys` holds that key
-    /// sealed by the password (Argon2id, calibrated by ``DatabaseConfiguration/keySlots``). The
-    /// slot file is written first as `<db>.scm-keys.next` and becomes `<db>.scm-keys` once the
-    /// database exists, so a crash leaves either no database or a complete pair. Afterwards
-    /// ``open(password:)-(String)`` works as for any database; its slots are ``keySlots``.
-    /// Without `keySlots`, this is ``create(password:)-(String)`` (`label` is not used).
-    ///
-    /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when the database or its slot
-    ///   file exists, ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/keySlots(_:)``
-    ///   with ``KeySlotError/weakKeyDerivation(_:minimum:)``, and the errors of ``create(password:)-(String)``.
-    public func create(password: String, keySlots: Bool, label: String = "password") throws {
-        guard keySlots else { return try create(password: password) }
-        try createWithKeySlotsFlow(password: SecretBytes(password: password), label: label)
-    }
-
+    /// ``create(_:keySlots:label:)`` with `keySlots`, its password in NFC.
     func createWithKeySlotsFlow(password: SecretBytes, label: String) throws {
         try lockedKeySlots {
             try configuration.passwordPolicy.validate(password)
@@ -170,7 +152,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/invalidRecoveryKey(reason:)``
     ///   for a mistyped key or ``KeySlotError/notKeySlotDatabase(path:)``,
     ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` when no recovery slot
-    ///   accepts it, and the errors of ``open(password:)-(String)``.
+    ///   accepts it, and the errors of ``open(password:)``.
     public func open(recoveryKey: String) throws {
         try lockedKeySlots {
             let secret = try RecoveryKey.secret(parsing: recoveryKey)
@@ -204,11 +186,21 @@ extension DatabaseManager {
         return result
     }
 
-    /// The open database's slot file, authenticated with its data key, and the slot lock.
-    func openSlotFile() throws -> (KeySlotStore, OperationLock, KeySlotFile, SecretBytes) {
+    /// The open database's slot store, or ``KeySlotError/notKeySlotDatabase(path:)`` when it has
+    /// no slot file: the check a flow makes before it announces, reading only.
+    func requireSlotStore() throws -> KeySlotStore {
         let db = try requireDatabase()
         let store = KeySlotStore(databasePath: db.connection.path)
         guard store.hasCurrent || store.hasNext else { throw KeySlotError.notKeySlotDatabase(path: db.connection.path) }
+        return store
+    }
+
+    /// The open database's slot file, authenticated with its data key, and the slot lock. It
+    /// takes the lock file and removes a debris `.next`, so a flow that announces calls it after
+    /// its announcement.
+    func openSlotFile() throws -> (KeySlotStore, OperationLock, KeySlotFile, SecretBytes) {
+        let store = try requireSlotStore()
+        let db = try requireDatabase()
         let lock = try store.lock()
         do {
             guard let file = try store.readCurrent(), let dataKey = cachedKey?.dataKeyOfRawKeyText() else {
@@ -259,15 +251,14 @@ extension DatabaseManager {
     /// a flow that changes the key (`rekeying`) runs in ``announcing(_:failed:_:)``, its
     /// `willRekey` delivered before the work.
     func lockedKeySlots<T>(_ call: String = #function, rekeying: Bool = false, _ body: () throws -> T) throws -> T {
-        let run = { (flow: () throws -> T) throws -> T in
-            rekeying ? try self.announcing(call, failed: { .didFailToRekey($0) }, flow) : try self.locked(call, flow)
-        }
-        return try run {
+        func mapped() throws -> T {
             do {
                 return try body()
             } catch let failure as FileSystem.Failure {
                 throw DatabaseManagerError(failure)
             }
         }
+        if rekeying { return try announcing(call, failed: { .didFailToRekey($0) }, mapped) }
+        return try locked(call, mapped)
     }
 }

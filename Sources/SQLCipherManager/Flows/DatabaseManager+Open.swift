@@ -6,77 +6,117 @@ import SQLCipherQuery
 // MARK: - Create and open
 
 extension DatabaseManager {
-    /// Creates a new encrypted database keyed with `password` and opens it.
-    ///
-    /// The password is checked against the ``PasswordPolicy``, normalised to NFC and given to
-    /// SQLCipher as bytes (`sqlite3_key`). The file is built beside the target and linked into
-    /// place only once it is complete and its header is verified to be encrypted, so a crash
-    /// never leaves a half-made database at the path. Fires `didCreateDatabase`, then runs the
-    /// ``schemaMigrator``.
+    /// Creates a new encrypted database keyed with `password` and opens it:
+    /// ``create(_:keySlots:label:)`` with ``DatabaseCredential/password(_:)-(String)``.
     ///
     /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when a file is there (it is
     ///   never overwritten), ``DatabaseManagerError/invalidPassword(reason:)``, and the other
     ///   ``DatabaseManagerError`` cases.
     public func create(password: String) throws {
+        try create(.password(password))
+    }
+
+    /// Creates a new encrypted database keyed with `credential` and opens it.
+    ///
+    /// A password is checked against the ``PasswordPolicy``, normalised to NFC and given to
+    /// SQLCipher as bytes (`sqlite3_key`); a raw key is used as the AES key without PBKDF2
+    /// (SQLCipher's `x'…'` key form, given through `sqlite3_key`). The file is built beside the
+    /// target and linked into place only once it is complete and its header is verified to be
+    /// encrypted, so a crash never leaves a half-made database at the path. Fires
+    /// `didCreateDatabase`, then runs the ``schemaMigrator``.
+    ///
+    /// With `keySlots`, the database uses key slots, with one password slot labelled `label`:
+    /// it is keyed with a random 256-bit data key in SQLCipher's raw form (`x'<key><salt>'`
+    /// through `sqlite3_key`: no PBKDF2), and `<db>.scm-keys` holds that key sealed by the
+    /// password (Argon2id, calibrated by ``DatabaseConfiguration/keySlots``). The slot file is
+    /// written first as `<db>.scm-keys.next` and becomes `<db>.scm-keys` once the database
+    /// exists, so a crash leaves either no database or a complete pair. Afterwards
+    /// ``open(password:)`` works as for any database; its slots are ``keySlots``. Without
+    /// `keySlots`, `label` is not used.
+    ///
+    /// - Throws: ``DatabaseManagerError/fileAlreadyExists(path:)`` when a file (or, with
+    ///   `keySlots`, the slot file) is there (it is never overwritten),
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidKeyLength(_:)``
+    ///   unless a raw key is 32 bytes, ``DatabaseManagerError/invalidOption(name:reason:)`` for
+    ///   `keySlots` with a raw key (add a raw-key slot with ``DatabaseKeySlots/add(rawKey:label:)``
+    ///   instead), ``DatabaseManagerError/keySlots(_:)`` with ``KeySlotError/weakKeyDerivation(_:minimum:)``,
+    ///   and the other ``DatabaseManagerError`` cases.
+    public func create(_ credential: DatabaseCredential, keySlots: Bool = false, label: String = "password") throws {
+        if keySlots { return try createWithKeySlotsFlow(password: credential.keySlotPassword(), label: label) }
         try locked {
-            try configuration.passwordPolicy.validate(password)
-            try openFlow(key: SecretBytes(password: password), creating: true)
+            switch credential.kind {
+            case .password(let password):
+                try configuration.passwordPolicy.validate(password)
+                try openFlow(key: SecretBytes(password: password), creating: true)
+            case .passwordBytes(let password):
+                let typed = password.normalizedPassword()
+                try configuration.passwordPolicy.validate(typed)
+                try openFlow(key: typed, creating: true)
+            case .rawKey(let rawKey):
+                try openFlow(key: SecretBytes(checkedRawKey: rawKey), creating: true)
+            case .key(let key):
+                try openFlow(key: key.sqlcipherKey, creating: true)
+            }
         }
     }
 
-    /// Opens an existing encrypted database with `password`. Never creates a file.
+    /// Opens an existing encrypted database with `password`: ``open(_:)`` with
+    /// ``DatabaseCredential/password(_:)-(String)``. Never creates a file.
     ///
-    /// Fires `didOpenDatabase`, then runs the ``schemaMigrator``. A wrong password leaves the
-    /// manager closed and the file untouched. The ``PasswordPolicy`` is not applied: a password
-    /// the policy would reject today may still be the right one for a file created under an
-    /// older policy. An empty password is a wrong one, reported without being tried (SQLCipher
-    /// reads an empty key as "no encryption"). The policy is applied when the open
-    /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``).
+    /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for a wrong
+    ///   password, and the other errors of ``open(_:)``.
+    public func open(password: String) throws {
+        try open(.password(password))
+    }
+
+    /// Opens an existing encrypted database with `credential`. Never creates a file.
+    ///
+    /// Fires `didOpenDatabase`, then runs the ``schemaMigrator``. A wrong password or key leaves
+    /// the manager closed and the file untouched. The ``PasswordPolicy`` is not applied: a
+    /// password the policy would reject today may still be the right one for a file created
+    /// under an older policy. An empty password is a wrong one, reported without being tried
+    /// (SQLCipher reads an empty key as "no encryption"). The policy is applied when the open
+    /// encrypts a plaintext file (``DatabaseConfiguration/adoptsPlaintextDatabase``). On a
+    /// key-slot database a password (or a recovery key typed as one) and a raw key open through
+    /// the slot that accepts them.
     ///
     /// With SQLCipher 4 linked and ``DatabaseConfiguration/cipher`` left at the defaults, a file
     /// in SQLCipher 3's format opens too (one more key derivation; ``fileFormat`` and
     /// `didFindOlderFormat` say so, ``upgradeFormat(progress:)`` converts it).
     ///
     /// - Throws: ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for a wrong
-    ///   password, ``DatabaseManagerError/fileNotFound(path:)``,
-    ///   ``DatabaseManagerError/plaintextDatabase(path:)``, ``DatabaseManagerError/corrupt(path:underlying:)``…
-    public func open(password: String) throws {
+    ///   password or key, ``DatabaseManagerError/invalidKeyLength(_:)`` unless a raw key is 32 bytes,
+    ///   ``DatabaseManagerError/fileNotFound(path:)``, ``DatabaseManagerError/plaintextDatabase(path:)``,
+    ///   ``DatabaseManagerError/corrupt(path:underlying:)``…
+    public func open(_ credential: DatabaseCredential) throws {
         try locked {
-            if password.isEmpty { try refuseEmptyPassword() }
-            if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
-                try configuration.passwordPolicy.validate(password)
+            switch credential.kind {
+            case .password(let password):
+                if password.isEmpty { try refuseEmptyPassword() }
+                if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
+                    try configuration.passwordPolicy.validate(password)
+                }
+                let slotKey = try keySlotKey(UnlockSecret.typed(password), path: requirePath(), fallsBack: false)
+                let typed = SecretBytes(password: password)
+                try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
+            case .passwordBytes(let password):
+                try openFlow(passwordBytes: password)
+            case .rawKey(let rawKey):
+                let direct = try SecretBytes(checkedRawKey: rawKey)
+                let slotKey = try keySlotKey([.rawKey(SecretBytes(rawKey))], path: requirePath(), fallsBack: true)
+                try openFlow(key: slotKey ?? direct, creating: false)
+            case .key(let key):
+                try openFlow(key: keySlotKey(for: key, path: requirePath()) ?? key.sqlcipherKey, creating: false)
             }
-            let slotKey = try keySlotKey(UnlockSecret.typed(password), path: requirePath(), fallsBack: false)
-            let typed = SecretBytes(password: password)
-            try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
-        }
-    }
-
-    /// Creates a new database keyed with a raw 32-byte key, used as the AES key without PBKDF2
-    /// (SQLCipher's `x'…'` key form, given through `sqlite3_key`).
-    ///
-    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
-    public func create(rawKey: Data) throws {
-        try locked { try openFlow(key: SecretBytes(checkedRawKey: rawKey), creating: true) }
-    }
-
-    /// Opens an existing database with a raw 32-byte key.
-    ///
-    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes.
-    public func open(rawKey: Data) throws {
-        try locked {
-            let direct = try SecretBytes(checkedRawKey: rawKey)
-            let slotKey = try keySlotKey([.rawKey(SecretBytes(rawKey))], path: requirePath(), fallsBack: true)
-            try openFlow(key: slotKey ?? direct, creating: false)
         }
     }
 
     /// Opens the database with the key cached by the last successful create, open or rekey
-    /// (the original's `openDatabaseWithCachedPassword`): after ``close()``, which keeps it, not
-    /// after ``close(forgettingKey:)``, which forgets it.
+    /// (the original's `openDatabaseWithCachedPassword`): after `close(forgettingKey: false)`,
+    /// which keeps it, not after ``close(forgettingKey:)`` with its default, which forgets it.
     ///
     /// - Throws: ``DatabaseManagerError/noCachedKey`` when no key is cached, and the errors of
-    ///   ``open(password:)-(String)``.
+    ///   ``open(password:)``.
     public func openWithCachedKey() throws {
         try locked {
             guard let key = cachedKey else { throw DatabaseManagerError.noCachedKey }
@@ -84,7 +124,7 @@ extension DatabaseManager {
         }
     }
 
-    /// Closes the database (``close()``, if open) and opens it again with the cached key (the
+    /// Closes the database (``close(forgettingKey:)``, if open) and opens it again with the cached key (the
     /// original's `reopenDatabase:`): the events are `didCloseDatabase`, then `didOpenDatabase`.
     ///
     /// The new connection is made before the old ones close (their close is announced then), so

@@ -3,7 +3,7 @@ import SQLCipherCore
 
 extension DatabaseManager {
     /// `true` when `password` is the one that unlocked the open database — for a "current
-    /// password" prompt before ``rekey(password:options:progress:)-(String,_,_)`` (or, on a key-slot
+    /// password" prompt before ``rekey(to:options:progress:)`` (or, on a key-slot
     /// database, ``DatabaseKeySlots/change(password:to:)-(String,_)``), without opening a second connection or paying
     /// the KDF again.
     ///

@@ -24,7 +24,7 @@ extension DatabaseManager {
     /// - Throws: ``DatabaseManagerError/unsupportedOption(name:requires:linked:)`` on SQLCipher 3;
     ///   ``DatabaseManagerError/notOpen``, ``DatabaseManagerError/transactionInProgress``,
     ///   ``DatabaseManagerError/noCachedKey``; then the errors of
-    ///   ``rekey(password:options:progress:)-(String,_,_)`` with new settings.
+    ///   ``rekey(to:options:progress:)`` with new settings.
     @discardableResult
     public func convertPlaintextHeader(_ enabled: Bool, progress: ((Double) -> Void)? = nil) throws -> Bool {
         try announcing(failed: { .didFailToRekey($0) }) {

@@ -5,10 +5,10 @@ import SQLCipherQuery
 // MARK: - Rekey
 
 extension DatabaseManager {
-    /// Changes the open database's password, and optionally its cipher settings, crash-safely
-    /// (the original's `rekeyDatabaseWithOptions:…`, hardened).
+    /// Changes the open database's password or key, and optionally its cipher settings,
+    /// crash-safely (the original's `rekeyDatabaseWithOptions:…`, hardened).
     ///
-    /// **The password only** (`options` `nil` or equal to the current
+    /// **The key only** (`options` `nil` or equal to the current
     /// ``DatabaseConfiguration/cipher``): re-keyed in place, in one SQLite write transaction on
     /// the writer — `BEGIN IMMEDIATE` (waiting up to ``DatabaseConfiguration/busyTimeout`` for
     /// another writer, then ``DatabaseManagerError/busy(path:underlying:)``), `sqlite3_rekey`
@@ -49,12 +49,14 @@ extension DatabaseManager {
     /// password, every committed row present.
     ///
     /// - Parameters:
-    ///   - password: the new password; it must satisfy the ``PasswordPolicy``.
+    ///   - credential: the new password (it must satisfy the ``PasswordPolicy``) or raw key (32
+    ///     bytes: given to `sqlite3_rekey` in place, or bound to `ATTACH … KEY ?` with new `options`).
     ///   - options: other cipher settings for the new file (`nil` keeps the current ones, in place).
     ///   - progress: called on this thread with the fraction done, 0…1 (in place: 0, then 1);
     ///     it must not use the manager.
     /// - Throws: before anything starts (no event): ``DatabaseManagerError/notOpen``,
-    ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidOption(name:reason:)``,
+    ///   ``DatabaseManagerError/invalidPassword(reason:)``, ``DatabaseManagerError/invalidKeyLength(_:)``,
+    ///   ``DatabaseManagerError/invalidOption(name:reason:)``,
     ///   ``DatabaseManagerError/unsupportedOption(name:requires:linked:)``,
     ///   ``DatabaseManagerError/transactionInProgress``. After `willRekey`:
     ///   ``DatabaseManagerError/busy(path:underlying:)`` (another writer kept the write lock),
@@ -63,24 +65,27 @@ extension DatabaseManager {
     ///   or copy needs about the file's size), ``DatabaseManagerError/diskFull(path:underlying:)``,
     ///   ``DatabaseManagerError/operationInProgress(path:)``,
     ///   ``DatabaseManagerError/verificationFailed(path:reason:)``, I/O errors.
-    public func rekey(password: String, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
+    public func rekey(to credential: DatabaseCredential, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
         try announcing(failed: { .didFailToRekey($0) }) {
-            try configuration.passwordPolicy.validate(password)
-            try refuseKeySlotRekey()
-            try rekeyFlow(key: SecretBytes(password: password), options: options, progress: progress)
-        }
-    }
-
-    /// Changes the open database's key to a raw 32-byte key (SQLCipher's `x'…'` form, given to
-    /// `sqlite3_rekey` in place, or bound to `ATTACH … KEY ?` with new `options`); otherwise as
-    /// ``rekey(password:options:progress:)-(String,_,_)``.
-    ///
-    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless the key is 32 bytes, and the
-    ///   errors of ``rekey(password:options:progress:)-(String,_,_)``.
-    public func rekey(rawKey: Data, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try announcing(failed: { .didFailToRekey($0) }) {
-            try refuseKeySlotRekey()
-            try rekeyFlow(key: SecretBytes(checkedRawKey: rawKey), options: options, progress: progress)
+            let key: SecretBytes
+            switch credential.kind {
+            case .password(let password):
+                try configuration.passwordPolicy.validate(password)
+                try refuseKeySlotRekey()
+                key = SecretBytes(password: password)
+            case .passwordBytes(let password):
+                let typed = password.normalizedPassword()
+                try configuration.passwordPolicy.validate(typed)
+                try refuseKeySlotRekey()
+                key = typed
+            case .rawKey(let rawKey):
+                try refuseKeySlotRekey()
+                key = try SecretBytes(checkedRawKey: rawKey)
+            case .key(let databaseKey):
+                try refuseKeySlotRekey()
+                key = databaseKey.sqlcipherKey
+            }
+            try rekeyFlow(key: key, options: options, progress: progress)
         }
     }
 

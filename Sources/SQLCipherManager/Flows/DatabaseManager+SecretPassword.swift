@@ -5,47 +5,15 @@ import SQLCipherKeys
 // MARK: - Passwords in SecretBytes
 
 extension DatabaseManager {
-    /// `create(password: String)` with the password's UTF-8 bytes in ``SecretBytes``: a program
-    /// that reads the password straight into one never makes a `String` of it (an ASCII
-    /// password is NFC already; any other is normalised through a `String`).
-    public func create(password: SecretBytes) throws {
-        try locked {
-            let typed = password.normalizedPassword()
+    /// ``open(_:)`` with a password in ``SecretBytes``, under the manager's lock.
+    func openFlow(passwordBytes password: SecretBytes) throws {
+        if password.count == 0 { try refuseEmptyPassword() }
+        let typed = password.normalizedPassword()
+        if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
             try configuration.passwordPolicy.validate(typed)
-            try openFlow(key: typed, creating: true)
         }
-    }
-
-    /// `create(password: String, keySlots:label:)` with the password's UTF-8 bytes in
-    /// ``SecretBytes``.
-    public func create(password: SecretBytes, keySlots: Bool, label: String = "password") throws {
-        guard keySlots else { return try create(password: password) }
-        try createWithKeySlotsFlow(password: password.normalizedPassword(), label: label)
-    }
-
-    /// `open(password: String)` with the password's UTF-8 bytes in ``SecretBytes`` (see
-    /// `create(password:)`).
-    public func open(password: SecretBytes) throws {
-        try locked {
-            if password.count == 0 { try refuseEmptyPassword() }
-            let typed = password.normalizedPassword()
-            if let path = databasePath, willAdoptPlaintextDatabase(path: path) {
-                try configuration.passwordPolicy.validate(typed)
-            }
-            let slotKey = try keySlotKey(UnlockSecret.typed(typed), path: requirePath(), fallsBack: false)
-            try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
-        }
-    }
-
-    /// `rekey(password: String, …)` with the new password's UTF-8 bytes in
-    /// ``SecretBytes``.
-    public func rekey(password: SecretBytes, options: CipherOptions? = nil, progress: ((Double) -> Void)? = nil) throws {
-        try announcing(failed: { .didFailToRekey($0) }) {
-            let typed = password.normalizedPassword()
-            try configuration.passwordPolicy.validate(typed)
-            try refuseKeySlotRekey()
-            try rekeyFlow(key: typed, options: options, progress: progress)
-        }
+        let slotKey = try keySlotKey(UnlockSecret.typed(typed), path: requirePath(), fallsBack: false)
+        try openFlow(key: slotKey ?? typed, creating: false, slotPassword: slotKey == nil ? nil : typed)
     }
 
     /// `isCurrentPassword(_: String)` with the password's UTF-8 bytes in ``SecretBytes``.

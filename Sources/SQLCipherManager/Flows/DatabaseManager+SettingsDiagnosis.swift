@@ -28,11 +28,11 @@ extension DatabaseManager {
     /// they were. A WAL-mode file counts as opened when its first page passed the HMAC check.
     ///
     /// Every try pays the PBKDF2 cost of its `kdf_iter` (BENCHMARKS.md gives the figure), so
-    /// this runs only when asked, never inside ``open(password:)-(String)``.
+    /// this runs only when asked, never inside ``open(password:)``.
     ///
     /// - Throws: ``DatabaseManagerError/notConfigured``, ``DatabaseManagerError/sqlcipherNotLinked``,
     ///   ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)`` for an empty
-    ///   password (wrong with every set, so none is tried), and the file problems ``open(password:)-(String)`` reports before a key is tried
+    ///   password (wrong with every set, so none is tried), and the file problems ``open(password:)`` reports before a key is tried
     ///   (``DatabaseManagerError/fileNotFound(path:)``, ``DatabaseManagerError/plaintextDatabase(path:)``…).
     public func diagnoseCipherSettings(
         password: String, alsoTrying extra: [CipherSettingsCandidate] = []

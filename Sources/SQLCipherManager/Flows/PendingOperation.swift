@@ -9,7 +9,7 @@ import SQLCipherEngine
 public struct PendingOperation: Sendable, Equatable {
     /// What was being done.
     public enum Kind: String, Sendable {
-        /// A password or settings change (``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``).
+        /// A password or settings change (``DatabaseManager/rekey(to:options:progress:)``).
         case rekey
         /// Encrypting a plaintext file.
         case encrypt

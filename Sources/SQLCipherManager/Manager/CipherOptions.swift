@@ -23,7 +23,7 @@ public struct CipherOptions: Sendable, Hashable {
     /// Opt-in: accept ``kdfIterations`` below ``minimumKDFIterations``, to open a file written
     /// with a cheaper KDF (SQLCipher 1 and 2 wrote 4,000 iterations). It applies to every flow,
     /// so a database created or rekeyed with it is that cheap to attack: convert such a file
-    /// with ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` to 64,000 or more. Not a pragma.
+    /// with ``DatabaseManager/rekey(to:options:progress:)`` to 64,000 or more. Not a pragma.
     public var allowsLegacyKDFIterations: Bool
     /// SQLCipher 4.0+: leave the file's first 32 bytes (SQLite's header start) in plaintext,
     /// `PRAGMA cipher_plaintext_header_size = 32`, as iOS needs for a WAL database shared with
@@ -67,7 +67,7 @@ public struct CipherOptions: Sendable, Hashable {
     /// ``DatabaseManager/diagnoseCipherSettings(password:alsoTrying:)-(String,_)`` (and `cipherdb`) finds a
     /// 3.x one as "SQLCipher 3 defaults with 4096-byte pages" (on 4.x: "SQLCipher 3 format with
     /// 4096-byte pages"). A database keeps the page size it was created with;
-    /// ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)`` converts one.
+    /// ``DatabaseManager/rekey(to:options:progress:)`` converts one.
     public static let largePages = CipherOptions(pageSize: 4096)
 
     // MARK: - Limits

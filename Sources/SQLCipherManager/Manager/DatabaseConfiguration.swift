@@ -24,7 +24,7 @@ public struct DatabaseConfiguration: Sendable {
     /// `ATTACH … KEY` + `sqlcipher_export`, verified, crash-safe), then open it.
     public var adoptsPlaintextDatabase: Bool
     /// How password key slots are made and which Argon2id costs are accepted (key-slot
-    /// databases only: ``DatabaseManager/create(password:keySlots:label:)-(String,_,_)``).
+    /// databases only: ``DatabaseManager/create(_:keySlots:label:)``).
     public var keySlots = KeySlotOptions()
     /// How long this manager's commits must pause before the observations they touched run
     /// again (``DatabaseManager/observe(_:)``): commits closer together are one burst, and each

@@ -23,7 +23,7 @@ public enum DatabaseEvent: Sendable, Equatable {
     case willMigrate(from: Int, to: Int)
     /// The schema migrator moved `PRAGMA user_version`.
     case didMigrate(from: Int, to: Int)
-    /// The open database was closed — by ``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
+    /// The open database was closed — by ``DatabaseManager/close(forgettingKey:)``,
     /// ``DatabaseManager/reopen()`` or a failed migration — and the manager is no longer open.
     /// The key stays cached unless ``didForgetKey`` follows.
     case didClose
@@ -33,7 +33,7 @@ public enum DatabaseEvent: Sendable, Equatable {
     /// The open found the database in an older format than the linked SQLCipher writes, by
     /// itself (``DatabaseConfiguration/cipher`` left at the defaults: a SQLCipher 3 file on
     /// SQLCipher 4); right after ``didOpen``. Settings the app named raise no event:
-    /// ``DatabaseManager/formatUpgradeAvailable`` tells for any file.
+    /// ``DatabaseFileFormat/isUpgradeAvailable`` tells for any file.
     case didFindOlderFormat(DatabaseFileFormat)
     /// A format upgrade from this format is about to start; the file is as it was.
     case willUpgradeFormat(DatabaseFileFormat)
@@ -96,7 +96,7 @@ extension DatabaseManager {
     /// The delegate, if any, is told too.
     ///
     /// A stream sees the events after the call that made it: create, open, close, open, close
-    /// gives `[.didCreate, .didClose, .didOpen, .didClose]`. ``DatabaseManager/close()`` on a closed
+    /// gives `[.didCreate, .didClose, .didOpen, .didClose]`. ``DatabaseManager/close(forgettingKey:)`` on a closed
     /// manager fires nothing, so close, open, close gives `[.didOpen, .didClose]`. To tell a
     /// locked database, watch for ``DatabaseEvent/didClose`` (nothing is open) and
     /// ``DatabaseEvent/didForgetKey`` (the key is gone too).

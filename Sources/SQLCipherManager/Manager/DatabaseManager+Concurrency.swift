@@ -17,7 +17,7 @@ extension DatabaseManager {
     /// Inside `body`, the manager's queries (`fetchAll`, `scalar`, a nested `read`…) run on the
     /// same connection and snapshot; a write, a key change or an open throws
     /// ``DatabaseManagerError/reentrantCall(_:inside:)`` (it would wait for this read to end);
-    /// ``close()`` waits until `body` returns. Called inside a `write` closure, it reads on the
+    /// ``close(forgettingKey:)`` waits until `body` returns. Called inside a `write` closure, it reads on the
     /// writer and sees the write's uncommitted changes. After another program re-keyed the
     /// file, a read throws ``DatabaseManagerError/keyChanged(path:)``.
     ///

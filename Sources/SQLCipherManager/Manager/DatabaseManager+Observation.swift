@@ -19,31 +19,11 @@ extension DatabaseManager {
     /// in WAL mode, never waiting for a write; the writer in rollback-journal mode), once when
     /// iteration starts and again after each such commit; commits that come while it runs give
     /// one more run, so the last value is never older than the last commit. The sequence ends
-    /// when the database is closed (``close()``, ``close(forgettingKey:)``, ``reopen()``), or
+    /// when the database is closed (``close(forgettingKey:)``, ``reopen()``), or
     /// throws what `fetch` throws. It goes on across a key change. Ending the iteration
     /// (`break`, the Task cancelled) stops the observation.
     public func observe<Value: Sendable>(_ fetch: @escaping @Sendable (Database) throws -> Value) -> DatabaseObservation<Value> {
         DatabaseObservation(manager: self, fetch: fetch)
-    }
-
-    /// Observes every row of a query (see ``observe(_:)``).
-    public func observeAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) -> DatabaseObservation<[Row]> {
-        observe { db in try db.fetchAll(sql, arguments: StatementArguments(arguments)) }
-    }
-
-    /// Observes every row of a query decoded as `T` (see ``observe(_:)``).
-    public func observeAll<T: Decodable & Sendable>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
-    ) -> DatabaseObservation<[T]> {
-        observe { db in try db.decodeAll(type, sql, .positional(arguments)) }
-    }
-
-    /// Observes the first column of the first row as a `T`: `nil` for no row, NULL or a value
-    /// that is not a `T` (see ``observe(_:)``).
-    public func observeScalar<T: DatabaseValueConvertible>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
-    ) -> DatabaseObservation<T?> {
-        observe { db in try db.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 
     // MARK: - Implementation

@@ -1,10 +1,12 @@
-// MARK: - Queries
+// MARK: - The writer, outside a transaction
 import SQLCipherCore
 import SQLCipherQuery
 
 extension DatabaseManager {
-    /// Runs `body` with the open database (the writer), holding the manager's lock for its whole
-    /// duration so no other thread interleaves statements. Nested in another writer closure it
+    /// Runs `body` with the open database (the writer) outside any transaction, holding the
+    /// manager's lock for its whole duration so no other thread interleaves statements: for what
+    /// SQLite refuses inside one (`VACUUM`, `PRAGMA journal_mode`, a script with its own
+    /// `BEGIN`…`COMMIT`); other writes go through ``writeSync(_:)`` or ``write(_:)``. Nested in another writer closure it
     /// runs at once; inside a `read` closure it throws ``DatabaseManagerError/reentrantCall(_:inside:)``.
     ///
     /// - Throws: ``DatabaseManagerError/notOpen`` when closed, or what `body` throws
@@ -23,7 +25,6 @@ extension DatabaseManager {
     /// ``DatabaseManagerError/reentrantCall(_:inside:)``: refused inside a read closure (it
     /// would wait for the lock while a close may be waiting for that read), nested inside a
     /// writer closure (the lock is recursive).
-    @usableFromInline
     func writer<T>(_ call: String = #function, _ body: (Database) throws -> T) throws -> T {
         if case .reader = lock.innermostScope {
             throw DatabaseManagerError.reentrantCall(call, inside: "read")
@@ -45,12 +46,10 @@ extension DatabaseManager {
         }
     }
 
-    /// Where the manager's read conveniences (`fetchAll`, `fetchOne`, `scalar`, `decodeScalar`…)
-    /// run: inside a read closure, on its connection; on a thread that holds the writer (a
+    /// Where the manager's own single reads (``schemaVersion``) run: inside a read closure, on its connection; on a thread that holds the writer (a
     /// writer closure, a migrator, a delegate callback), on the writer, seeing its uncommitted
     /// changes; otherwise, on a WAL database, on a reader connection of the pool in autocommit
     /// (one snapshot per call, never waiting behind a write), else on the writer.
-    @usableFromInline
     func query<T>(_ body: (Database) throws -> T) throws -> T {
         switch lock.innermostScope {
         case .reader(let db?): return try onReader(db, body)
@@ -80,35 +79,5 @@ extension DatabaseManager {
         _ kind: Database.TransactionKind = .deferred, _ body: (Database) throws -> T
     ) throws -> T {
         try writer { try $0.transaction(kind, body) }
-    }
-
-    /// Runs one statement with bound arguments, on the writer.
-    public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try writer { try $0.execute(sql, arguments: StatementArguments(arguments)) }
-    }
-
-    /// Runs a script of several statements, without arguments, on the writer.
-    public func executeScript(_ sql: String) throws {
-        try writer { try $0.executeScript(sql) }
-    }
-
-    /// Every row of a query; on a WAL database read through the reader pool (see ``readSync(_:)``):
-    /// it never waits behind a write. The same holds for `fetchOne`, `scalar`, `decodeScalar` and
-    /// the decoding fetches. The writer's own connection state (a temporary table,
-    /// `last_insert_rowid()`, a pragma set on it) is read inside `write { }` or `withDatabase { }`.
-    public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
-        try query { try $0.fetchAll(sql, arguments: StatementArguments(arguments)) }
-    }
-
-    /// The first row of a query, or `nil`.
-    public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)) }
-    }
-
-    /// The first column of the first row as a Swift type, or `nil`.
-    public func scalar<T: DatabaseValueConvertible>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
-    ) throws -> T? {
-        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 }

@@ -6,7 +6,8 @@ import SQLCipherQuery
 
 /// Owns one encrypted SQLCipher database: validates passwords, creates, opens, closes and
 /// rekeys it, checks its schema version and reports events to a delegate — a Swift port of
-/// Zetetic's Objective-C `SQLCipherManager`.
+/// Zetetic's Objective-C `SQLCipherManager`. Queries run on the ``Database`` that ``read(_:)``,
+/// ``write(_:)`` and their blocking forms hand to their closure.
 ///
 /// ```swift
 /// let manager = DatabaseManager(url: URL(fileURLWithPath: "notes.db"))
@@ -17,59 +18,78 @@ import SQLCipherQuery
 /// } else {
 ///     try manager.create(password: password)
 /// }
-/// let titles = try manager.fetchAll("SELECT title FROM note")
+/// let titles = try manager.readSync { db in try db.fetchAll(String.self, "SELECT title FROM note") }
 /// ```
 ///
 /// Thread safety: every method may be called from any thread; calls are serialised by a
 /// recursive lock, so delegate callbacks and migrators may call back into the manager. From
-/// inside its own `read`, `write`, `transaction` or `withDatabase` closures, a query runs on the
-/// closure's connection (a nested read sees what the closure sees), ``close()`` waits for the
-/// outermost closure to return, and a call that would wait for the closure or change the
-/// connection under it (open, rekey, a write inside a read…) throws
-/// ``DatabaseManagerError/reentrantCall(_:inside:)`` at once: never a deadlock.
+/// inside its own `read`, `write`, `transaction` or `withDatabase` closures, a nested closure
+/// runs on the outer closure's connection (a nested read sees what the closure sees),
+/// ``close(forgettingKey:)`` waits for the outermost closure to return, and a call that would
+/// wait for the closure or change the connection under it (open, rekey, a write inside a
+/// read…) throws ``DatabaseManagerError/reentrantCall(_:inside:)`` at once: never a deadlock.
 ///
 /// ## Topics
 ///
-/// ### Flows
-/// - ``create(password:)-(String)``
-/// - ``open(password:)-(String)``
-/// - ``create(rawKey:)``
-/// - ``open(rawKey:)``
+/// ### Lifecycle
+/// - ``init(url:configuration:)``
+/// - ``shared``
+/// - ``databaseURL``
+/// - ``configuration``
+/// - ``databaseExists``
+/// - ``isOpen``
+/// - ``create(password:)``
+/// - ``open(password:)``
+/// - ``create(_:keySlots:label:)``
+/// - ``open(_:)``
+/// - ``open(recoveryKey:)``
+/// - ``openOrCreate(keyStore:identifier:progress:)``
 /// - ``openWithCachedKey()``
 /// - ``reopen()``
-/// - ``close()``
+/// - ``hasCachedKey``
 /// - ``close(forgettingKey:)``
+/// - ``DatabaseCredential``
 ///
-/// ### Queries
-/// - ``withDatabase(_:)``
-/// - ``transactionSync(_:_:)``
+/// ### Reading and writing
+/// - ``read(_:)``
+/// - ``write(_:)``
 /// - ``transaction(_:_:)``
-/// - ``execute(_:_:)-(_,Value)``
-/// - ``fetchAll(_:_:)``
-/// - ``fetchAll(_:_:_:)``
-/// - ``decodeScalar(_:_:_:)``
+/// - ``readSync(_:)``
+/// - ``writeSync(_:)``
+/// - ``transactionSync(_:_:)``
+/// - ``withDatabase(_:)``
+///
+/// ### Observation and events
+/// - ``observe(_:)``
+/// - ``events()``
+/// - ``delegate``
 ///
 /// ### Schema
 /// - ``schemaVersion``
 /// - ``setSchemaVersion(_:)``
+/// - ``schemaMigrator``
 /// - ``migrate(using:)``
 ///
 /// ### Keys and encryption (crash-safe, export-based)
-/// - ``rekey(password:options:progress:)-(String,_,_)``
-/// - ``rekey(rawKey:options:progress:)``
-/// - ``rekey(key:options:progress:)``
+/// - ``rekey(to:options:progress:)``
+/// - ``isCurrentPassword(_:)-(String)``
+/// - ``isCurrentPassword(_:)-(SecretBytes)``
+/// - ``keySlots``
 /// - ``decrypt(to:progress:)``
 /// - ``backup(to:key:options:progress:)-2vlr9``
 /// - ``BackupKey``
 /// - ``cipherInfo``
+/// - ``diagnoseCipherSettings(password:alsoTrying:)-(String,_)``
+/// - ``diagnoseCipherSettings(password:alsoTrying:)-(SecretBytes,_)``
+/// - ``integrityProblems(quick:)``
 ///
 /// ### File format
 /// - ``fileFormat``
-/// - ``formatUpgradeAvailable``
 /// - ``upgradeFormat(progress:)``
+/// - ``convertPlaintextHeader(_:progress:)``
 ///
-/// Encrypting a plaintext file and recovering an interrupted operation need no manager: they
-/// are in ``DatabaseTools``.
+/// Encrypting a plaintext file, the facts about a file (``DatabaseTools/inspectFile(at:)``) and
+/// recovering an interrupted operation need no manager: they are in ``DatabaseTools``.
 public final class DatabaseManager: @unchecked Sendable {
     // @unchecked: every stored property below is read and written only under `lock`, except
     // the settings and flags marked as under `stateLock` (never held while waiting for anything).
@@ -212,7 +232,7 @@ public final class DatabaseManager: @unchecked Sendable {
     }
 
     /// The database file's path, or `nil` when no URL is set.
-    public var databasePath: String? { databaseURL?.path }
+    var databasePath: String? { databaseURL?.path }
 
     func requirePath() throws -> String {
         guard let path = databasePath else { throw DatabaseManagerError.notConfigured }
@@ -230,9 +250,6 @@ public final class DatabaseManager: @unchecked Sendable {
         return DatabaseFile(path: path).exists
     }
 
-    /// The database file's size in bytes, or `nil` when there is no file.
-    public var databaseSize: Int64? { databasePath.flatMap { DatabaseFile(path: $0).size } }
-
     /// `true` when a key from the last successful create, open or rekey is cached (until `close(forgettingKey: true)`).
     public var hasCachedKey: Bool { state { _hasCachedKey } }
 
@@ -240,10 +257,6 @@ public final class DatabaseManager: @unchecked Sendable {
     /// create, open and upgrade; `nil` while closed. On SQLCipher 4 an open finds a SQLCipher 3
     /// file by itself (``DatabaseConfiguration/cipher`` left at the defaults): this says so.
     public var fileFormat: DatabaseFileFormat? { state { _fileFormat } }
-
-    /// `true` while the open database is in an older format than the linked SQLCipher writes
-    /// (``DatabaseFileFormat/isUpgradeAvailable``): ``upgradeFormat(progress:)`` converts it.
-    public var formatUpgradeAvailable: Bool { fileFormat?.isUpgradeAvailable ?? false }
 
     // MARK: - Closing
 
@@ -258,26 +271,20 @@ public final class DatabaseManager: @unchecked Sendable {
     ///
     /// What the library cannot zero is a `String` the app passed in (`open(password: String)`):
     /// Swift strings are immutable values the runtime may copy and frees without wiping. An app
-    /// that must leave no copy of a password reads it into ``SecretBytes`` and calls the
-    /// overloads that take one (``open(password:)-(SecretBytes)``, ``create(password:)-(SecretBytes)``,
-    /// ``rekey(password:options:progress:)-(SecretBytes,_,_)``, and on ``keySlots`` the same);
-    /// a key from a ``KeyStore`` never becomes a `String`.
+    /// that must leave no copy of a password reads it into ``SecretBytes`` and passes
+    /// ``DatabaseCredential/password(_:)-(SecretBytes)`` (to ``open(_:)``, ``create(_:keySlots:label:)``,
+    /// ``rekey(to:options:progress:)``; on ``keySlots`` the overloads that take one); a key from a
+    /// ``KeyStore`` never becomes a `String`.
     ///
-    /// To close but keep the key for ``openWithCachedKey()`` (an app going to the background,
-    /// as the original's `closeDatabase` kept its password), ``close(forgettingKey:)`` with `false`.
+    /// With `forgettingKey` `false` the cached key is kept, in zeroable memory, for
+    /// ``openWithCachedKey()`` and ``reopen()`` (an app going to the background, as the
+    /// original's `closeDatabase` kept its password), until a later close that forgets it or the
+    /// manager's release; `didForgetKey` is not fired then.
     ///
     /// Called from inside one of the manager's own closures, it takes effect once the outermost
     /// of them on this thread has returned (a write commits first): closing at once would pull
     /// the connection from under the closure, or wait for it forever.
-    public func close() {
-        close(forgettingKey: true)
-    }
-
-    /// Closes the database as ``close()`` does; with `forgettingKey` `false` the cached key is
-    /// kept, in zeroable memory, for ``openWithCachedKey()`` and ``reopen()`` (an app going to
-    /// the background, say), until a later ``close()`` or the manager's release. Fires
-    /// `didCloseDatabase` when a database was open, then, when it forgets a key, `didForgetKey`.
-    public func close(forgettingKey: Bool) {
+    public func close(forgettingKey: Bool = true) {
         if lock.requestClose(forgettingKey: forgettingKey) { return }
         locked {
             let wasOpen = database != nil

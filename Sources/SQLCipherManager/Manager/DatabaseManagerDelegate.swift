@@ -9,7 +9,7 @@ import SQLCipherCore
 /// Methods are called synchronously on the thread that ran the flow, once the flow has released
 /// the manager's lock, never under it: a delegate may call any member of the manager — read
 /// ``DatabaseManager/schemaVersion``, run a query, hand off to a migrator — or wait for another
-/// thread that does, without deadlock. A `will…` event of ``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``
+/// thread that does, without deadlock. A `will…` event of ``DatabaseManager/rekey(to:options:progress:)``
 /// (and the other key changes), ``DatabaseManager/migrate(using:)`` and
 /// ``DatabaseManager/upgradeFormat(progress:)`` arrives before the work starts, with the lock
 /// released: the file is still as it was, and the delegate can show progress or read the
@@ -46,7 +46,7 @@ public protocol DatabaseManagerDelegate: AnyObject, Sendable {
     func databaseManager(_ manager: DatabaseManager, willMigrateFrom oldVersion: Int, to newVersion: Int)
     /// The schema migrator moved the schema from one version to another.
     func databaseManager(_ manager: DatabaseManager, didMigrateFrom oldVersion: Int, to newVersion: Int)
-    /// The open database was closed (``DatabaseManager/close()``, ``DatabaseManager/close(forgettingKey:)``,
+    /// The open database was closed (``DatabaseManager/close(forgettingKey:)``,
     /// ``DatabaseManager/reopen()``, a failed migration); the key stays cached. Not in the original,
     /// whose `closeDatabase` told nobody.
     func databaseManagerDidClose(_ manager: DatabaseManager)

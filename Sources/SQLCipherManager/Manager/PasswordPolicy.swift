@@ -4,9 +4,9 @@ import SQLCipherCore
 // MARK: - PasswordPolicy
 
 /// Decides whether a new password may be used: checked when a database is created
-/// (``DatabaseManager/create(password:)-(String)``, ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``,
+/// (``DatabaseManager/create(password:)``, ``DatabaseTools/encryptPlaintextDatabase(at:to:password:configuration:progress:)-(_,_,String,_,_)``,
 /// adopting a plaintext file on open) and when the password changes
-/// (``DatabaseManager/rekey(password:options:progress:)-(String,_,_)``).
+/// (``DatabaseManager/rekey(to:options:progress:)``).
 ///
 /// It is not checked when an existing database is opened: a short wrong password at login is
 /// reported as ``DatabaseManagerError/incorrectPasswordOrSettings(path:keySlotFile:)``, and an app that

@@ -22,7 +22,7 @@ struct TableDefinition {
     private let tail: [SQLToken]
 
     /// Splits `sql`, or `nil` when it has no column list (it is not a `CREATE TABLE`).
-    package init?(table: String, sql: String) {
+    init?(table: String, sql: String) {
         let tokens = SQLToken.tokenize(sql)
         guard let open = tokens.firstIndex(where: { $0.isSymbol("(") }) else { return nil }
         var depth = 0

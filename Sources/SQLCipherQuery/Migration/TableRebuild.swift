@@ -19,7 +19,7 @@ public struct TableRebuild: Sendable {
 
     package var changes: [Change] = []
 
-    package init() {}
+    init() {}
 
     /// Renames a column, in the table and in its indexes and triggers. A view, another table's
     /// trigger or foreign key that names it makes the rebuild fail: drop or change it first.

@@ -114,13 +114,13 @@ extension Database {
         return try Self.withSQL(statement.sql) { try columns.read(type, at: columns.checkedIndex(0)) }
     }
 
-    /// Every row decoded as `T` (the manager's observations).
-    package func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
+    /// Every row decoded as `T` (the tests' path).
+    func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
         try fetchAll(type, sql, arguments: arguments)
     }
 
-    /// The first row decoded as `T` (the manager's calls).
-    package func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
+    /// The first row decoded as `T` (the tests' path).
+    func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
         try fetchOne(type, sql, arguments: arguments)
     }
 

@@ -9,7 +9,7 @@ import SQLCipherCore
 /// (`sqlite3_bind_*`), never pasted into SQL text.
 ///
 /// A `Database` kept past its closure (`let db = try manager.withDatabase { $0 }`) and used
-/// after ``DatabaseManager/close()`` makes no C call: every method throws ``SQLiteError`` with
+/// after ``DatabaseManager/close(forgettingKey:)`` makes no C call: every method throws ``SQLiteError`` with
 /// code `misuse` (21) and a message that says so, and ``changes``, ``lastInsertRowID`` and
 /// ``isInTransaction`` read 0 / `false`.
 public final class Database {

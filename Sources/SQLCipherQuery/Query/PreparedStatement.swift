@@ -25,7 +25,7 @@ public final class PreparedStatement {
     /// The SQL text.
     public var sql: String { statement.sql }
 
-    package init(statement: Statement, connection: Connection) {
+    init(statement: Statement, connection: Connection) {
         self.statement = statement
         self.connection = connection
     }

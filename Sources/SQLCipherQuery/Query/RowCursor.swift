@@ -42,7 +42,7 @@ public final class RowCursor {
     private var isFinished = false
     private var hasStepped = false
 
-    package init(statement: Statement, connection: Connection) {
+    init(statement: Statement, connection: Connection) {
         self.statement = statement
         self.connection = connection
         count = statement.columnCount

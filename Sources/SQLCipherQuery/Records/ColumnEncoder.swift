@@ -27,7 +27,7 @@ final class ColumnEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     /// An encoder whose every write throws `error`.
-    package convenience init(refusing error: any Error) {
+    convenience init(refusing error: any Error) {
         self.init(table: "", column: "", refusal: error)
     }
 

@@ -51,7 +51,7 @@ final class RecordBatch {
 
     /// Inserts `first`, whose columns are the batch's.
     @usableFromInline
-    package init<R: Encodable>(_ db: Database, _ first: R, table: String, capacity: Int) throws {
+    init<R: Encodable>(_ db: Database, _ first: R, table: String, capacity: Int) throws {
         self.db = db
         let (template, firstEncoder) = try db.encoded(first, table: table, primaryKey: nil)
         defer { template.giveBack(firstEncoder) }

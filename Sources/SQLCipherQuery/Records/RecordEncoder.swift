@@ -44,7 +44,7 @@ final class RecordEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// An encoder that collects the column names from the first record.
-    package init(table: String) {
+    init(table: String) {
         self.table = table
         columns = []
         values = ParameterBuffer(count: 0)
@@ -58,7 +58,7 @@ final class RecordEncoder: Encoder {
 
     /// An encoder that fills the given columns; a `reusable` one keeps its keyed container for
     /// the next record until ``dropContainer()``.
-    package init(table: String, columns: [String], reusable: Bool = false) {
+    init(table: String, columns: [String], reusable: Bool = false) {
         self.table = table
         self.reusable = reusable
         self.columns = columns

@@ -21,7 +21,7 @@ final class RecordTemplate: Sendable {
 
     var columns: [String] { sql.columns }
 
-    package init(_ sql: RecordSQL) {
+    init(_ sql: RecordSQL) {
         self.sql = sql
         insertSQL = sql.insert
         insertReturningSQL = sql.insertReturningRowID

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -17,7 +18,7 @@ import Testing
         let before = FileSnapshot(dir.url)
         let manager = dir.manager()
         #expect(thrownCase { try manager.open(password: "") } == "incorrectPasswordOrSettings")
-        #expect(thrownCase { try manager.open(password: SecretBytes(password: "")) } == "incorrectPasswordOrSettings")
+        #expect(thrownCase { try manager.open(.password(SecretBytes(password: ""))) } == "incorrectPasswordOrSettings")
         #expect(!manager.isOpen)
         #expect(throws: DatabaseManagerError.incorrectPasswordOrSettings(path: url.path)) {
             _ = try manager.diagnoseCipherSettings(password: "")
@@ -25,7 +26,7 @@ import Testing
         #expect(throws: DatabaseManagerError.incorrectPasswordOrSettings(path: url.path)) {
             _ = try manager.diagnoseCipherSettings(password: SecretBytes(password: ""), alsoTrying: DatabaseTools.knownCipherSettings)
         }
-        #expect(thrownCase { try manager.open(rawKey: Data()) } == "invalidKeyLength")
+        #expect(thrownCase { try manager.open(.rawKey(Data())) } == "invalidKeyLength")
         #expect(FileSnapshot(dir.url) == before, "\(FileSnapshot(dir.url).differences(from: before))")
         try manager.open(password: "secret")
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
@@ -35,16 +36,16 @@ import Testing
         let dir = TemporaryDirectory()
         let fresh = dir.manager()
         #expect(thrownCase { try fresh.create(password: "") } == "invalidPassword")
-        #expect(thrownCase { try fresh.create(password: SecretBytes(password: "")) } == "invalidPassword")
-        #expect(thrownCase { try fresh.create(rawKey: Data()) } == "invalidKeyLength")
+        #expect(thrownCase { try fresh.create(.password(SecretBytes(password: ""))) } == "invalidPassword")
+        #expect(thrownCase { try fresh.create(.rawKey(Data())) } == "invalidKeyLength")
         #expect(!FileManager.default.fileExists(atPath: dir.file().path))
 
         _ = try Fixture.makeEncryptedDatabase(in: dir)
         let before = Fixture.bytes(dir.file())
         let manager = dir.manager()
         try manager.open(password: "secret")
-        #expect(thrownCase { try manager.rekey(password: "") } == "invalidPassword")
-        #expect(thrownCase { try manager.rekey(password: SecretBytes(password: "")) } == "invalidPassword")
+        #expect(thrownCase { try manager.rekey(to: .password("")) } == "invalidPassword")
+        #expect(thrownCase { try manager.rekey(to: .password(SecretBytes(password: ""))) } == "invalidPassword")
         #expect(!manager.isCurrentPassword(""))
         #expect(manager.isCurrentPassword("secret"))
         manager.close()

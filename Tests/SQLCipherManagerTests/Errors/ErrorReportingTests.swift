@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -23,11 +24,11 @@ import Testing
         let dir = TemporaryDirectory()
         let key = Data((0..<32).map { UInt8($0) })
         let manager = dir.manager()
-        try manager.create(rawKey: key)
+        try manager.create(.rawKey(key))
         manager.close()
         var other = key
         other[31] ^= 0x80
-        let error = try #require(thrownError { try manager.open(rawKey: other) } as? DatabaseManagerError)
+        let error = try #require(thrownError { try manager.open(.rawKey(other)) } as? DatabaseManagerError)
         guard case .incorrectKeyOrSettings(let path) = error else {
             Issue.record("expected incorrectKeyOrSettings, got \(error)")
             return

@@ -33,9 +33,9 @@ struct AdoptPlaintextTests {
         try RichDatabase.makePlaintext(at: dir.file())
         let rawKey = Data(repeating: 0x42, count: 32)
         let manager = dir.manager { $0.adoptsPlaintextDatabase = true }
-        try manager.open(rawKey: rawKey)
+        try manager.open(.rawKey(rawKey))
         manager.close()
-        try manager.open(rawKey: rawKey)
+        try manager.open(.rawKey(rawKey))
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
     }
 

@@ -75,7 +75,7 @@ struct BackupTests {
         let rawKey = Data((0..<32).map { UInt8($0 * 7 % 256) })
         try manager.backup(to: dir.file("raw.db"), key: .rawKey(rawKey))
         let raw = TemporaryDirectory.manager(at: dir.file("raw.db"))
-        try raw.open(rawKey: rawKey)
+        try raw.open(.rawKey(rawKey))
         #expect(try raw.withDatabase { try RichDatabase.verify($0, rows: 50) } == [])
         raw.close()
         #expect(FileSnapshot(dir.url).leftovers == [])

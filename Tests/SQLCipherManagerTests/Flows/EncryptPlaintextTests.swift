@@ -65,7 +65,7 @@ struct EncryptPlaintextTests {
         let rawKey = Data((0..<32).map { UInt8(255 - $0) })
         try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), rawKey: rawKey, configuration: Self.configuration)
         let manager = dir.manager()
-        try manager.open(rawKey: rawKey)
+        try manager.open(.rawKey(rawKey))
         #expect(try manager.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
     }
 
@@ -216,7 +216,7 @@ struct EncryptThroughLinkTests {
         try FileManager.default.createSymbolicLink(atPath: dir.file("link.db").path, withDestinationPath: "test.db")
         let manager = dir.manager("link.db")
         try manager.open(password: "old-secret")
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         manager.close()
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("link.db").path)
         #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)

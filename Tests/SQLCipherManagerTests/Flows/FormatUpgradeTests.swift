@@ -30,7 +30,7 @@ struct FormatUpgradeTests {
         let format = try #require(manager.fileFormat)
         #expect(format.majorVersion == 3 && format.isDefault, "\(format)")
         #expect(format.settings.pageSize == 1024 && format.settings.kdfIterations == 64000)
-        #expect(manager.formatUpgradeAvailable == LegacyFile.isV4)
+        #expect((manager.fileFormat?.isUpgradeAvailable ?? false) == LegacyFile.isV4)
         #expect(delegate.events == (LegacyFile.isV4 ? [.didOpen, .didFindOlderFormat(3)] : [.didOpen]))
         let expected = (LegacyFile.rows, 7, writer.journalMode)
         #expect(try legacyContents(manager) == expected)
@@ -50,7 +50,7 @@ struct FormatUpgradeTests {
         }
         #expect(from == format)
         #expect(to.majorVersion == 4 && to.isDefault && !to.isUpgradeAvailable, "\(to)")
-        #expect(manager.fileFormat == to && !manager.formatUpgradeAvailable)
+        #expect(manager.fileFormat == to && !(manager.fileFormat?.isUpgradeAvailable ?? false))
         #expect(delegate.events.suffix(2) == [.willUpgradeFormat(3), .didUpgradeFormat(3, 4)])
         #expect(try legacyContents(manager) == expected)
         manager.close()
@@ -58,7 +58,7 @@ struct FormatUpgradeTests {
         // The linked library's defaults alone open it, with one derivation; SQLCipher 3's no longer do.
         let fresh = DatabaseManager(url: url)
         #expect(try derivations { try fresh.open(password: LegacyFile.password) } == 1)
-        #expect(fresh.fileFormat?.majorVersion == 4 && !fresh.formatUpgradeAvailable)
+        #expect(fresh.fileFormat?.majorVersion == 4 && !(fresh.fileFormat?.isUpgradeAvailable ?? false))
         #expect(try legacyContents(fresh) == expected)
         fresh.close()
         let pinned = DatabaseManager(url: url, configuration: DatabaseConfiguration(cipher: CipherOptions(compatibility: 3)))
@@ -214,7 +214,7 @@ struct FormatUpgradeTests {
         #expect(copy.fileFormat?.majorVersion == 3)
         copy.close()
         // A password change in place keeps the format; both managers follow it.
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         #expect(manager.fileFormat?.majorVersion == 3 && sibling.fileFormat?.majorVersion == 3)
         #expect(try sibling.scalar(Int.self, "SELECT count(*) FROM item") == 3)
         guard LegacyFile.isV4 else { return }
@@ -230,7 +230,7 @@ struct FormatUpgradeTests {
         var configuration = DatabaseConfiguration(cipher: LegacyFile.sqlcipher3Options)
         configuration.keySlots = .fast
         let creator = DatabaseManager(url: dir.file(), configuration: configuration)
-        try creator.create(password: LegacyFile.password, keySlots: true)
+        try creator.create(.password(LegacyFile.password), keySlots: true)
         try creator.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         for row in LegacyFile.rows { try creator.execute("INSERT INTO item(name) VALUES (?)", row) }
         creator.close()

@@ -24,7 +24,7 @@ struct InPlaceRekeyTests {
         try manager.execute("PRAGMA synchronous = NORMAL")
         let inode = FileSystem.identity(of: dir.file().path)
 
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         #expect(FileSystem.identity(of: dir.file().path) == inode)
         // The writer's own setting (a query convenience would read a reader connection's on WAL).
         #expect(try manager.withDatabase { try $0.scalar(Int.self, "PRAGMA synchronous") } == 1)
@@ -60,7 +60,7 @@ struct InPlaceRekeyTests {
             }
         }
         while reads.value < 20 { usleep(1000) }
-        for password in ["new-secret", "third-secret", "new-secret"] { try manager.rekey(password: password) }
+        for password in ["new-secret", "third-secret", "new-secret"] { try manager.rekey(to: .password(password)) }
         let before = reads.value
         while reads.value < before + 20 { usleep(1000) }
         stop.add()
@@ -85,7 +85,7 @@ struct InPlaceRekeyTests {
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
 
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "busy")
+        #expect(thrownCase { try manager.rekey(to: .password("new-secret")) } == "busy")
         #expect(delegate.events == [.didOpen, .willRekey, .didFailToRekey("busy")])
         #expect(FileSnapshot(dir.url) == snapshot)
         // Both connections go on with the old key.
@@ -107,7 +107,7 @@ struct InPlaceRekeyTests {
         try manager.open(password: "old-secret")
 
         // sqlite3_rekey's own commit waits for the reader's SHARED lock, fails, and says nothing.
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "busy")
+        #expect(thrownCase { try manager.rekey(to: .password("new-secret")) } == "busy")
         try reader.executeScript("COMMIT")
         // Reopened with the old key (the connection that tried the rekey was closed): it writes on.
         #expect(manager.isOpen)
@@ -118,7 +118,7 @@ struct InPlaceRekeyTests {
         #expect(FileSnapshot(dir.url).leftovers == [])
         #expect(dir.openResult(password: "new-secret") == "incorrectPasswordOrSettings")
         try manager.open(password: "old-secret")
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         manager.close()
         #expect(dir.openResult(password: "new-secret") == "none")
     }

@@ -72,10 +72,10 @@ struct PlaintextHeaderTests {
         try Self.fill(manager)
         let expected = try Self.rows(manager)
         let salt = try Self.storedSalt(url)
-        try manager.rekey(password: "second")
+        try manager.rekey(to: .password("second"))
         var options = Self.headerOptions
         options.kdfIterations = 8000
-        try manager.rekey(password: "third", options: options)
+        try manager.rekey(to: .password("third"), options: options)
         #expect(try Self.rows(manager) == expected)
         #expect(try Self.storedSalt(url) == salt)
         #expect(Array(Fixture.bytes(url).prefix(16)) == Self.magic)
@@ -221,7 +221,7 @@ extension PlaintextHeaderTests {
         #expect(FileManager.default.fileExists(atPath: Self.saltFile(target)))
         #expect(!FileManager.default.fileExists(atPath: Self.saltFile(source)) || inPlace)
         let manager = DatabaseManager(url: target)
-        try manager.open(rawKey: Data(repeating: 7, count: 32))
+        try manager.open(.rawKey(Data(repeating: 7, count: 32)))
         #expect(try manager.readSync { try $0.scalar(Int.self, "SELECT count(*) FROM item") } == 5)
         manager.close()
     }

@@ -22,7 +22,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let before = try manager.withDatabase { try DatabaseFingerprint($0.connection) }
         var fractions: [Double] = []
-        try manager.rekey(password: "new-secret") { fractions.append($0) }
+        try manager.rekey(to: .password("new-secret")) { fractions.append($0) }
 
         #expect(manager.isOpen)
         #expect(try manager.withDatabase { try DatabaseFingerprint($0.connection) } == before)
@@ -46,7 +46,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let options = CipherOptions.fast(kdfIterations: 5000, pageSize: 4096)
-        try manager.rekey(password: "new-secret", options: options)
+        try manager.rekey(to: .password("new-secret"), options: options)
 
         #expect(manager.configuration.cipher == options)
         let settings = try manager.cipherInfo.settings
@@ -68,7 +68,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let options = CipherOptions.fast(kdfIterations: 6000, usesHMAC: false)
-        try manager.rekey(password: "old-secret", options: options)
+        try manager.rekey(to: .password("old-secret"), options: options)
         #expect(try manager.cipherInfo.settings.usesHMAC == false)
         manager.close()
 
@@ -83,12 +83,12 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let rawKey = Data((0..<32).map { UInt8($0 * 7 % 256) })
-        try manager.rekey(rawKey: rawKey)
+        try manager.rekey(to: .rawKey(rawKey))
         manager.close()
 
         #expect(dir.openResult(password: "old-secret") == "incorrectPasswordOrSettings")
         let reopened = dir.manager()
-        try reopened.open(rawKey: rawKey)
+        try reopened.open(.rawKey(rawKey))
         #expect(try reopened.withDatabase { try RichDatabase.verify($0, rows: 200) } == [])
     }
 
@@ -100,7 +100,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         try manager.execute("INSERT INTO tag(name, weight) VALUES ('in-wal', 1)")
         #expect((FileSystem.size(of: dir.file().path + "-wal") ?? 0) > 0)
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
 
         #expect(try manager.scalar(String.self, "PRAGMA journal_mode") == "wal")
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM tag") == 21)
@@ -121,7 +121,7 @@ struct RekeyTests {
             CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX);
             INSERT INTO box VALUES (1, 0, 10), (2, 20, 30);
             """)
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         manager.close()
 
         try dir.withOpened(password: "new-secret") { (db: Database) throws in
@@ -139,7 +139,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         manager.databaseURL = dir.file("other.db")
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         manager.close()
 
         #expect(Fixture.bytes(dir.file("other.db")) == other)
@@ -153,7 +153,7 @@ struct RekeyTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dir.file().path)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         #expect(permissions(dir.file()) == 0o600)
     }
 
@@ -166,22 +166,22 @@ struct RekeyTests {
         let manager = dir.manager()
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-secret") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-secret")) }
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
 
         // Inside the manager's own transaction closure: refused before anything is looked at.
-        #expect(thrownCase { try manager.transactionSync { _ in try manager.rekey(password: "new-secret") } } == "reentrantCall")
+        #expect(thrownCase { try manager.transactionSync { _ in try manager.rekey(to: .password("new-secret")) } } == "reentrantCall")
         try manager.execute("BEGIN")
-        #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.rekey(password: "new-secret") }
+        #expect(throws: DatabaseManagerError.transactionInProgress) { try manager.rekey(to: .password("new-secret")) }
         try manager.execute("ROLLBACK")
-        #expect(thrownCase { try manager.rekey(password: "   ") } == "invalidPassword")
-        #expect(thrownCase { try manager.rekey(rawKey: Data(count: 16)) } == "invalidKeyLength")
+        #expect(thrownCase { try manager.rekey(to: .password("   ")) } == "invalidPassword")
+        #expect(thrownCase { try manager.rekey(to: .rawKey(Data(count: 16))) } == "invalidKeyLength")
         let modern = CipherOptions(kdfAlgorithm: .sha512)
         if let version = DatabaseTools.linkedSQLCipherVersion, version < SQLCipherVersion(4, 0, 0) {
-            #expect(thrownCase { try manager.rekey(password: "new-secret", options: modern) } == "unsupportedOption")
+            #expect(thrownCase { try manager.rekey(to: .password("new-secret"), options: modern) } == "unsupportedOption")
         }
-        #expect(thrownCase { try manager.rekey(password: "new-secret", options: CipherOptions(pageSize: 1000)) } == "invalidOption")
+        #expect(thrownCase { try manager.rekey(to: .password("new-secret"), options: CipherOptions(pageSize: 1000)) } == "invalidOption")
         #expect(delegate.events == [.didOpen])
         #expect(FileSnapshot(dir.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 200)
@@ -194,7 +194,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(dir.url)
         let manager = dir.manager()
         #expect(thrownCase { try manager.open(password: "not-the-password") } == "incorrectPasswordOrSettings")
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-secret") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-secret")) }
         #expect(throws: DatabaseManagerError.notOpen) { try manager.decrypt(to: dir.file("plain.db")) }
         #expect(FileSnapshot(dir.url) == snapshot)
     }
@@ -216,7 +216,7 @@ struct RekeyTests {
         manager.delegate = delegate
         try manager.open(password: "old-secret")
 
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         #expect(delegate.events == [.didOpen, .willRekey, .didRekey])
         #expect(otherDelegate.events == [.didOpen, .didRekey])
         #expect(FileSnapshot(dir.url).leftovers == [])
@@ -255,7 +255,7 @@ struct RekeyTests {
         try manager.open(password: "old-secret")
         let inode = FileSystem.identity(of: dir.file().path)
 
-        try manager.rekey(password: "new-secret")
+        try manager.rekey(to: .password("new-secret"))
         #expect(delegate.events == [.didOpen, .willRekey, .didRekey])
         #expect(FileSystem.identity(of: dir.file().path) == inode)
         // WAL: the new pages into the file now, so that the shell's close has nothing to copy.
@@ -286,7 +286,7 @@ struct RekeyTests {
         manager.delegate = delegate
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
-        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(password: "new-secret") } }
+        let failure = ReadOnly.whileReadOnly(dir.file()) { thrownCase { try manager.rekey(to: .password("new-secret")) } }
 
         #expect(failure == "permissionDenied")
         #expect(delegate.events == [.didOpen, .willRekey, .didFailToRekey("permissionDenied")])
@@ -305,7 +305,7 @@ struct RekeyTests {
         let manager = dir.manager()
         try manager.open(password: "old-secret")
         let snapshot = FileSnapshot(dir.url)
-        let failure = ReadOnly.whileReadOnly(dir.url) { thrownCase { try manager.rekey(password: "new-secret") } }
+        let failure = ReadOnly.whileReadOnly(dir.url) { thrownCase { try manager.rekey(to: .password("new-secret")) } }
 
         #expect(failure == "permissionDenied")
         #expect(FileSnapshot(dir.url) == snapshot)
@@ -322,7 +322,7 @@ struct RekeyTests {
         manager.delegate = delegate
         let snapshot = FileSnapshot(disk.url)
 
-        #expect(thrownCase { try manager.rekey(password: "new-secret") } == "insufficientDiskSpace")
+        #expect(thrownCase { try manager.rekey(to: .password("new-secret")) } == "insufficientDiskSpace")
         #expect(delegate.events == [.willRekey, .didFailToRekey("insufficientDiskSpace")])
         #expect(FileSnapshot(disk.url) == snapshot)
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM book") == 4000)
@@ -336,7 +336,7 @@ struct RekeyTests {
         let snapshot = FileSnapshot(disk.url)
         let filler = disk.file("filler")
         let failure = thrownCase {
-            try manager.rekey(password: "new-secret") { fraction in
+            try manager.rekey(to: .password("new-secret")) { fraction in
                 // Another program takes the free space once the rekey has started.
                 guard fraction == 0, !FileManager.default.fileExists(atPath: filler.path) else { return }
                 let free = (try? FileSystem.availableSpace(in: disk.url.path)) ?? 0

@@ -68,7 +68,7 @@ import Testing
         let url = try RichDatabase.makeEncrypted(in: dir, rows: Self.rows)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 6000, pageSize: 2048))
+        try manager.rekey(to: .password("new-secret"), options: .fast(kdfIterations: 6000, pageSize: 2048))
         let settings = CipherFormat.shellPragmas(kdfIterations: 6000, pageSize: 2048)
         #expect(try Self.shellLines(url, key: "'new-secret'", settings: settings, Self.query + ";") == Self.ourLines(manager))
         let old = try sqlcipherShell(

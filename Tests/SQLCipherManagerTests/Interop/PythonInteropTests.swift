@@ -86,7 +86,7 @@ import Testing
         _ = try RichDatabase.makeEncrypted(in: dir, rows: Self.rows)
         let manager = dir.manager()
         try manager.open(password: "old-secret")
-        try manager.rekey(password: "new 'secret'", options: .fast(kdfIterations: 8000, pageSize: 4096))
+        try manager.rekey(to: .password("new 'secret'"), options: .fast(kdfIterations: 8000, pageSize: 4096))
         let ours = try Self.ourRows(manager)
         let settings = CipherFormat.pragmas(client: 4, kdfIterations: 8000, pageSize: 4096)
         #expect(try Self.pythonRows(dir.file(), key: .password("new 'secret'"), pragmas: settings) == ours)
@@ -148,7 +148,7 @@ import Testing
         create.statements = [("CREATE TABLE t(x)", []), ("INSERT INTO t VALUES ('raw')", [])]
         _ = try create.rows()
         let manager = dir.manager()
-        try manager.open(rawKey: key)
+        try manager.open(.rawKey(key))
         #expect(try manager.scalar(String.self, "SELECT x FROM t") == "raw")
     }
 

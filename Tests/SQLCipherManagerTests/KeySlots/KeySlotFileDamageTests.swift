@@ -89,14 +89,14 @@ struct KeySlotFileDamageTests {
     func weakParametersRefused() throws {
         let dir = TemporaryDirectory()
         let weak = dir.manager { $0.keySlots = KeySlotOptions(parameters: Argon2Parameters(opsLimit: 1, memoryKiB: 1024)) }
-        #expect(thrownKeySlotCase { try weak.create(password: "secret", keySlots: true) } == "weakKeyDerivation")
+        #expect(thrownKeySlotCase { try weak.create(.password("secret"), keySlots: true) } == "weakKeyDerivation")
         #expect(!FileManager.default.fileExists(atPath: dir.file().path))
         try dir.createdKeySlotManager().close()
         let strict = dir.manager()
         #expect(thrownKeySlotCase { try strict.open(password: "secret") } == "weakKeyDerivation")
         let elsewhere = TemporaryDirectory()
         let huge = elsewhere.manager { $0.keySlots = KeySlotOptions(parameters: Argon2Parameters(opsLimit: 1000, memoryKiB: 65536)) }
-        #expect(thrownKeySlotCase { try huge.create(password: "x", keySlots: true) } == "invalidKeyDerivation")
+        #expect(thrownKeySlotCase { try huge.create(.password("x"), keySlots: true) } == "invalidKeyDerivation")
         #expect(Argon2Parameters.minimum.meetsFloor && !Argon2Parameters(opsLimit: 1, memoryKiB: 19_456).meetsFloor)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -24,7 +25,7 @@ struct KeySlotRotationTests {
         let newKey = try manager.keySlots.exportDataKey(password: "second")
         #expect(newKey != oldKey)
         for secret in ["secret", "second", recovery.text] { #expect(itemCount(in: dir, password: secret) == "201") }
-        #expect(thrownCase { try manager.open(rawKey: oldKey) } == "incorrectKeyOrSettings")
+        #expect(thrownCase { try manager.open(.rawKey(oldKey)) } == "incorrectKeyOrSettings")
         let current = Fixture.bytes(dir.slotFile())
         try oldSlots.write(to: dir.slotFile())
         #expect(itemCount(in: dir, password: "secret") == "slotFileOutdated")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -17,7 +18,7 @@ import Testing
     @Test func secretBytesOverloadsCreateChangeAddConvertAndExport() throws {
         let dir = TemporaryDirectory()
         let manager = dir.keySlotManager()
-        try manager.create(password: Self.decomposed, keySlots: true)
+        try manager.create(.password(Self.decomposed), keySlots: true)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         try manager.execute("INSERT INTO item(name) VALUES ('MARKER-0')")
         manager.close()

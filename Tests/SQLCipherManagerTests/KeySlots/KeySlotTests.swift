@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -106,15 +107,15 @@ struct KeySlotTests {
         try manager.keySlots.add(rawKey: storeKey, label: "keychain")
         #expect(thrownCase { try manager.keySlots.add(rawKey: Data(count: 16)) } == "invalidKeyLength")
         manager.close()
-        try manager.open(rawKey: storeKey)
+        try manager.open(.rawKey(storeKey))
         manager.close()
         let dataKey = try manager.keySlots.exportDataKey(password: "secret")
         #expect(dataKey.count == 32)
-        try manager.open(rawKey: dataKey)
+        try manager.open(.rawKey(dataKey))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
         manager.close()
         #expect(throws: DatabaseManagerError.incorrectKeyOrSettings(path: dir.file().path)) {
-            try manager.open(rawKey: Data(repeating: 7, count: 32))
+            try manager.open(.rawKey(Data(repeating: 7, count: 32)))
         }
     }
 
@@ -122,16 +123,18 @@ struct KeySlotTests {
     func plainRekeyRefused() throws {
         let dir = TemporaryDirectory()
         let manager = try dir.createdKeySlotManager()
-        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(password: "other") }
         #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
-            try manager.rekey(rawKey: Data(count: 32))
+            try manager.rekey(to: .password("other"))
+        }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
+            try manager.rekey(to: .rawKey(Data(count: 32)))
         }
         #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) {
             try manager.keySlots.enable(password: "secret")
         }
         manager.close()
         #expect(throws: DatabaseManagerError.fileAlreadyExists(path: dir.slotFile().path)) {
-            try dir.keySlotManager().create(password: "x", keySlots: true)
+            try dir.keySlotManager().create(.password("x"), keySlots: true)
         }
         #expect(itemCount(in: dir, password: "secret") == "3")
     }
@@ -192,9 +195,9 @@ struct KeySlotKeyStoreTests {
         #expect(slot.kind == .rawKey)
         manager.close()
         let loaded = try #require(try keys.loadKey(identifier: "vault"))
-        try manager.open(key: loaded)
+        try manager.open(.key(loaded))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM item") == 3)
-        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(key: loaded) }
+        #expect(throws: DatabaseManagerError.keySlots(.keySlotDatabase(path: dir.file().path))) { try manager.rekey(to: .key(loaded)) }
         manager.close()
         #expect(itemCount(in: dir, password: "secret") == "3")
     }

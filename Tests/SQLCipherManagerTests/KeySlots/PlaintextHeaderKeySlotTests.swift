@@ -21,7 +21,7 @@ struct PlaintextHeaderKeySlotTests {
             $0.cipher.plaintextHeader = true
             $0.journalMode = .wal
         }
-        try manager.create(password: "secret", keySlots: true)
+        try manager.create(.password("secret"), keySlots: true)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         try manager.execute("INSERT INTO item(name) VALUES ('one'), ('two')")
         #expect(Array(Fixture.bytes(dir.file()).prefix(16)) == PlaintextHeaderTests.magic)
@@ -38,7 +38,7 @@ struct PlaintextHeaderKeySlotTests {
         #expect(itemCount(in: dir, password: "secret") == "2")
         let loaded = try #require(try keys.loadKey(identifier: "vault"))
         let byKey = dir.keySlotManager()
-        try byKey.open(key: loaded)
+        try byKey.open(.key(loaded))
         #expect(try byKey.scalar(Int.self, "SELECT count(*) FROM item") == 2)
         byKey.close()
         // Without the salt file neither opens, and the error names it.

@@ -27,7 +27,7 @@ struct ReadmeKeySlotSamplesTests {
     private func keySlotSample(directory: URL) throws {
         // README begin
         let manager = DatabaseManager(url: directory.appendingPathComponent("vault.db"))
-        try manager.create(password: "first password", keySlots: true)
+        try manager.create(.password("first password"), keySlots: true)
         try manager.keySlots.add(password: "second password", label: "laptop")
         let recovery = try manager.keySlots.addRecoveryKey()
         print("Write this down: \(recovery.text)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -23,7 +24,7 @@ struct FirstLaunchTests {
         #expect(!DatabaseFile(path: dir.file().path).isPlaintextSQLite)
         let key = try #require(try store.loadKey(identifier: "notes"))
         let reopened = dir.manager()
-        try reopened.open(key: key)
+        try reopened.open(.key(key))
         #expect(try reopened.scalar(String.self, "SELECT body FROM note") == "first")
         reopened.close()
         try expectKeyNotInFiles(key, dir)
@@ -53,7 +54,7 @@ struct FirstLaunchTests {
     @Test func aStoredKeyThatTheFileRefusesIsKeyRefusedAndTheFileIsUntouched() throws {
         let dir = TemporaryDirectory()
         let manager = dir.manager()
-        try manager.create(key: try DatabaseKey.generate())
+        try manager.create(.key(try DatabaseKey.generate()))
         manager.close()
         let store = FileKeyStore(directory: dir.file("keys"))
         try store.storeKey(try DatabaseKey.generate(), identifier: "notes")
@@ -104,7 +105,7 @@ struct FirstLaunchTests {
             let store = FileKeyStore(directory: dir.file("keys"))
             let key = try DatabaseKey.generate()
             try store.storeKey(key, identifier: "notes")
-            if file == "encrypted" { try dir.manager().create(key: key) }
+            if file == "encrypted" { try dir.manager().create(.key(key)) }
             if file == "plaintext" { try Fixture.makePlaintextDatabase(at: dir.file()) }
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: dir.file("keys/notes").path)
             let before = FileSnapshot(dir.url)
@@ -134,7 +135,7 @@ struct FirstLaunchTests {
             manager.close()
             #expect(store.stores == [])
             let check = dir.manager()
-            try check.open(key: key)
+            try check.open(.key(key))
             if plaintext { #expect(try check.scalar(Int.self, "SELECT count(*) FROM item") == 7) }
             check.close()
         }
@@ -163,7 +164,7 @@ struct FirstLaunchTests {
         #expect(try manager.openOrCreate(keyStore: store, identifier: "notes") == .resumedCreate)
         manager.close()
         let check = dir.manager()
-        try check.open(key: winner)
+        try check.open(.key(winner))
         check.close()
     }
 

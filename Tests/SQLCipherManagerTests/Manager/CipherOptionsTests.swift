@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -33,7 +34,7 @@ import Testing
         #expect(settings.pageSize == 4096)
         #expect(settings.usesHMAC == false)
         #expect(try manager.cipherInfo.version == DatabaseTools.linkedSQLCipherVersion)
-        #expect((manager.databaseSize ?? 0) % 4096 == 0)
+        #expect((DatabaseTools.inspectFile(at: manager.databaseURL!).size ?? 0) % 4096 == 0)
         manager.close()
         // Other settings do not open the file.
         let defaults = dir.manager(kdfIterations: 3000)

@@ -45,7 +45,7 @@ struct DelegateOutsideLockTests {
         let delegate = WaitingDelegate(table: "log")
         manager.delegate = delegate
         try manager.open(password: "secret")
-        try manager.rekey(password: "another secret")
+        try manager.rekey(to: .password("another secret"))
         #expect(delegate.completed == ["opened", "rekeyed"])
         #expect(try manager.scalar(String.self, "SELECT group_concat(note) FROM log") == "opened,rekeyed")
     }
@@ -60,7 +60,7 @@ struct DelegateOutsideLockTests {
         try sibling.open(password: "secret")
         let delegate = WaitingDelegate(table: "log")
         sibling.delegate = delegate
-        try manager.rekey(password: "another secret")
+        try manager.rekey(to: .password("another secret"))
         #expect(delegate.completed == ["rekeyed"])
     }
 }

@@ -39,7 +39,7 @@ struct DerivedKeyTests {
             try runProcess(shell, [dir.file().path, "PRAGMA key = '\(password)'; PRAGMA kdf_iter = 4000; SELECT x FROM t;"]).stdout
         }
         #expect(try read("secret").contains("42"))
-        try manager.rekey(password: "other-secret")
+        try manager.rekey(to: .password("other-secret"))
         #expect(manager.derivedKey?.salt == KeyDerivation.salt(ofFileAt: dir.file().path))
         // In place: the key is derived once for the file's own salt, which stays.
         #expect(manager.derivedKey?.salt == firstSalt)
@@ -64,7 +64,7 @@ struct DerivedKeyTests {
     func fallbacks() throws {
         let dir = TemporaryDirectory()
         let manager = dir.manager()
-        try manager.create(rawKey: Data(repeating: 7, count: 32))
+        try manager.create(.rawKey(Data(repeating: 7, count: 32)))
         #expect(manager.derivedKey == nil)
         try manager.reopen()
         #expect(manager.isOpen)

@@ -40,7 +40,7 @@ struct EventStreamTests {
         // The flows run off the main actor, on a thread of their own.
         try await Task.detached {
             try manager.create(password: "first-password")
-            try manager.rekey(password: "second-password")
+            try manager.rekey(to: .password("second-password"))
             manager.close(forgettingKey: false)
             _ = try? manager.open(password: "wrong-password")
             try manager.open(password: "second-password")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -162,7 +163,7 @@ struct ObservationTests {
         let manager = try Self.makeManager(dir, mode: mode)
         let probe = ObservationProbe(Self.count(manager))
         #expect(await probe.wait { $0.values == [0] })
-        let rekeyed = await Deadline.value(seconds: 120) { (try? manager.rekey(password: "second")) != nil }
+        let rekeyed = await Deadline.value(seconds: 120) { (try? manager.rekey(to: .password("second"))) != nil }
         #expect(rekeyed == true)
         try manager.execute("INSERT INTO note(title) VALUES ('after rekey')")
         #expect(await probe.waitValue { $0 == 1 })

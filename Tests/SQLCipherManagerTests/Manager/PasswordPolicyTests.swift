@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLCipherCore
@@ -34,8 +35,8 @@ import Testing
         try after.open(password: "short")
         #expect(try after.scalar(Int.self, "SELECT count(*) FROM t") == 0)
         // …but a new password must satisfy the new policy.
-        #expect(thrownCase { try after.rekey(password: "short2") } == "invalidPassword")
-        try after.rekey(password: "a-much-longer-password")
+        #expect(thrownCase { try after.rekey(to: .password("short2")) } == "invalidPassword")
+        try after.rekey(to: .password("a-much-longer-password"))
         after.close()
         try after.open(password: "a-much-longer-password")
         #expect(after.isOpen)

@@ -65,7 +65,7 @@ struct ReentrancyTests {
         Call(name: "create(password:)", inRead: .refused, inWrite: .refused) { m, _ in try m.create(password: "secret-longer-1") },
         Call(name: "openWithCachedKey", inRead: .refused, inWrite: .refused) { m, _ in try m.openWithCachedKey() },
         Call(name: "reopen", inRead: .refused, inWrite: .refused) { m, _ in try m.reopen() },
-        Call(name: "rekey(password:)", inRead: .refused, inWrite: .refused) { m, _ in try m.rekey(password: "another-secret-2") },
+        Call(name: "rekey(password:)", inRead: .refused, inWrite: .refused) { m, _ in try m.rekey(to: .password("another-secret-2")) },
         Call(name: "decrypt(to:)", inRead: .refused, inWrite: .refused) { m, dir in
             try m.decrypt(to: dir.appendingPathComponent("plain.db"))
         },

@@ -56,7 +56,7 @@ struct WillEventTests {
         try manager.execute("INSERT INTO t VALUES (1), (2), (3)")
         let delegate = ProbingDelegate(probe: Self.rowsAndKey)
         manager.delegate = delegate
-        try manager.rekey(password: "new-password-2", options: newSettings ? .fast(kdfIterations: 5000) : nil)
+        try manager.rekey(to: .password("new-password-2"), options: newSettings ? .fast(kdfIterations: 5000) : nil)
         #expect(delegate.seen == ["willRekey: 3 rows, old password current", "didRekey"])
         #expect(!manager.isCurrentPassword("old-password-1"))
         #expect(try manager.scalar(Int.self, "SELECT count(*) FROM t") == 3)
@@ -88,7 +88,7 @@ struct WillEventTests {
             return "closed"
         }
         manager.delegate = delegate
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-password-2") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-password-2")) }
         // didClose is heard on the probing thread, inside the willRekey call that waits for it.
         #expect(delegate.seen == ["didClose", "willRekey: closed", "didFailToRekey(notOpen)"])
         try manager.open(password: "old-password-1")
@@ -101,7 +101,29 @@ struct WillEventTests {
         let manager = dir.manager()
         let delegate = ProbingDelegate(probe: Self.rowsAndKey)
         manager.delegate = delegate
-        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(password: "new-password-2") }
+        #expect(throws: DatabaseManagerError.notOpen) { try manager.rekey(to: .password("new-password-2")) }
         #expect(delegate.seen.isEmpty)
     }
+
+    @Test("key-slot rekey and disable: the slot files are as they were when willRekey arrives", arguments: [false, true])
+    func keySlotFlowsWriteNothingBeforeWillRekey(disabling: Bool) throws {
+        let dir = TemporaryDirectory()
+        let manager = try dir.createdKeySlotManager()
+        let next = dir.slotFile().path + ".next"
+        let lock = dir.slotFile().path + ".scm-lock"
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: next))
+        let delegate = ProbingDelegate { _ in
+            let debris = FileManager.default.fileExists(atPath: next) ? "debris kept" : "debris removed"
+            return debris + (FileManager.default.fileExists(atPath: lock) ? ", lock taken" : ", no lock")
+        }
+        manager.delegate = delegate
+        if disabling {
+            try manager.keySlots.disable(password: "secret")
+        } else {
+            try manager.keySlots.rekey()
+        }
+        #expect(delegate.seen == ["willRekey: debris kept, no lock", "didRekey"])
+        #expect(!FileManager.default.fileExists(atPath: next))
+    }
+
 }

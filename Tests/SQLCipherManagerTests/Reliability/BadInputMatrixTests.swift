@@ -95,7 +95,7 @@ enum BadInputMatrix {
         BadInput(
             name: "plaintext SQLite opened with a raw key", expected: "plaintextDatabase",
             arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },
-            act: { try $0.manager().open(rawKey: Data(repeating: 7, count: 32)) }),
+            act: { try $0.manager().open(.rawKey(Data(repeating: 7, count: 32))) }),
         BadInput(
             name: "SQLCipher 4 default settings", expected: "incorrectPasswordOrSettings",
             mentions: "SQLCipher major version", needs: .sqlcipher3,
@@ -185,18 +185,18 @@ enum BadInputMatrix {
             name: "wrong raw key", expected: "incorrectKeyOrSettings",
             arrange: { scene in
                 let manager = scene.manager()
-                try manager.create(rawKey: Data(repeating: 1, count: 32))
+                try manager.create(.rawKey(Data(repeating: 1, count: 32)))
                 manager.close()
             },
-            act: { try $0.manager().open(rawKey: Data(repeating: 2, count: 32)) }),
+            act: { try $0.manager().open(.rawKey(Data(repeating: 2, count: 32))) }),
         BadInput(
             name: "raw key of 31 bytes", expected: "invalidKeyLength", mentions: "32 bytes",
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.manager().open(rawKey: Data(repeating: 2, count: 31)) }),
+            act: { try $0.manager().open(.rawKey(Data(repeating: 2, count: 31))) }),
         BadInput(
             name: "password-keyed file opened with a raw key", expected: "incorrectKeyOrSettings",
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.manager().open(rawKey: Data(secret.utf8) + Data(repeating: 0, count: 26)) }),
+            act: { try $0.manager().open(.rawKey(Data(secret.utf8) + Data(repeating: 0, count: 26))) }),
     ]
 
     // MARK: Unusual passwords: each file opens with its exact password only
@@ -292,7 +292,7 @@ enum BadInputMatrix {
             arrange: { try $0.makeEncrypted() }, act: { try $0.rekey("") }),
         BadInput(
             name: "rekey a closed manager", expected: "notOpen",
-            arrange: { try $0.makeEncrypted() }, act: { try $0.manager().rekey(password: "new-secret") }),
+            arrange: { try $0.makeEncrypted() }, act: { try $0.manager().rekey(to: .password("new-secret")) }),
         BadInput(
             name: "decrypt into an existing file", expected: "fileAlreadyExists", leavesManagerClosed: false,
             arrange: { scene in

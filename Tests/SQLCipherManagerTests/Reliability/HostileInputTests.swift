@@ -113,23 +113,23 @@ enum HostileInputs {
         BadInput(
             name: "rekey to kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret).rekey(password: "new-secret", options: CipherOptions(kdfIterations: 1 << 32)) }),
+            act: { try $0.open(secret).rekey(to: .password("new-secret"), options: CipherOptions(kdfIterations: 1 << 32)) }),
         BadInput(
             name: "rekey to kdfIterations 2^31 - 1", expected: "invalidOption", mentions: "ceiling", leavesManagerClosed: false,
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: Int(Int32.max))) }),
+            act: { try $0.open(secret).rekey(to: .password(secret), options: CipherOptions(kdfIterations: Int(Int32.max))) }),
         BadInput(
             name: "rekey to kdfIterations 4000 without the legacy opt-in", expected: "invalidOption", mentions: "floor",
             leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret).rekey(password: secret, options: CipherOptions(kdfIterations: 4000)) }),
+            act: { try $0.open(secret).rekey(to: .password(secret), options: CipherOptions(kdfIterations: 4000)) }),
         BadInput(
             name: "rekey to pageSize 2^32 + 1024", expected: "invalidOption", mentions: "power of two",
             leavesManagerClosed: false, arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret).rekey(password: secret, options: .fast(pageSize: (1 << 32) + 1024)) }),
+            act: { try $0.open(secret).rekey(to: .password(secret), options: .fast(pageSize: (1 << 32) + 1024)) }),
         BadInput(
             name: "raw-key rekey to kdfIterations 2^32", expected: "invalidOption", leavesManagerClosed: false,
             arrange: { try $0.makeEncrypted() },
-            act: { try $0.open(secret).rekey(rawKey: Data(repeating: 9, count: 32), options: CipherOptions(kdfIterations: 1 << 32)) }),
+            act: { try $0.open(secret).rekey(to: .rawKey(Data(repeating: 9, count: 32)), options: CipherOptions(kdfIterations: 1 << 32)) }),
         BadInput(
             name: "encrypt with kdfIterations 2^32", expected: "invalidOption", mentions: "ceiling",
             arrange: { try Fixture.makePlaintextDatabase(at: $0.url) },

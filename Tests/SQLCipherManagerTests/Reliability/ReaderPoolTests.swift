@@ -149,7 +149,7 @@ struct ReaderPoolTests {
         }.start()
         #expect(inRead.wait(timeout: .now() + 20) == .success)
         let rekeyed = Locked<String?>(nil)
-        Thread { rekeyed.value = thrownCase { try manager.rekey(password: "new-secret") } }.start()
+        Thread { rekeyed.value = thrownCase { try manager.rekey(to: .password("new-secret")) } }.start()
         usleep(100_000)
         #expect(rekeyed.value == nil, "the rekey did not wait for the read")
         release.signal()

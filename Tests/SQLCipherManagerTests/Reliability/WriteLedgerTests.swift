@@ -191,8 +191,8 @@ final class LedgerScene: @unchecked Sendable {
     func changeKey() throws {
         defer { lock.withLock { _changeFinished = true } }
         switch flow {
-        case .rekey: try manager.rekey(password: "new-secret")
-        case .settings: try manager.rekey(password: "old-secret", options: flow.finalOptions)
+        case .rekey: try manager.rekey(to: .password("new-secret"))
+        case .settings: try manager.rekey(to: .password("old-secret"), options: flow.finalOptions)
         case .encryptInPlace:
             try DatabaseTools.encryptPlaintextDatabase(
                 at: url, password: "new-secret", configuration: DatabaseConfiguration(cipher: flow.finalOptions))

@@ -1,5 +1,6 @@
 import Foundation
 import SQLCipherManager
+import TestSupport
 import Testing
 
 /// `DatabaseValueConvertible.bind(to:)` and `DatabaseValueBinder`: every built-in type

@@ -47,7 +47,7 @@ import Testing
         try manager.create(password: Self.password)
         try manager.execute("CREATE TABLE t(x)")
         let raw = dir.manager("raw.db")
-        try raw.create(rawKey: Self.rawKey)
+        try raw.create(.rawKey(Self.rawKey))
         for (name, value) in [
             ("manager", manager as Any), ("raw-key manager", raw), ("configuration", manager.configuration),
             ("cached key", manager.cachedKey as Any), ("raw cached key", raw.cachedKey as Any),
@@ -68,15 +68,15 @@ import Testing
             if let error = thrownError(body) { errors.append(error) }
         }
         collect { try manager.open(password: Self.password) }
-        collect { try manager.open(rawKey: Self.rawKey) }
+        collect { try manager.open(.rawKey(Self.rawKey)) }
         let missing = dir.manager("missing.db")
         missing.delegate = delegate
         collect { try missing.open(password: Self.password) }
         collect { try DatabaseTools.encryptPlaintextDatabase(at: dir.file(), password: Self.password) }
         try manager.open(password: "the-real-one")
-        collect { try manager.rekey(password: Self.newPassword, options: CipherOptions(pageSize: 1000)) }
-        collect { try manager.transactionSync { _ in try manager.rekey(password: Self.newPassword) } }
-        try manager.rekey(password: Self.newPassword)
+        collect { try manager.rekey(to: .password(Self.newPassword), options: CipherOptions(pageSize: 1000)) }
+        collect { try manager.transactionSync { _ in try manager.rekey(to: .password(Self.newPassword)) } }
+        try manager.rekey(to: .password(Self.newPassword))
         manager.close()
         collect { try manager.open(password: Self.password) }
         #expect(errors.count == 7)
@@ -160,7 +160,7 @@ import Testing
         let dir = TemporaryDirectory()
         let manager = dir.manager()
         if release == .rawKeyThenAnotherDatabase {
-            try manager.create(rawKey: Self.rawKey)
+            try manager.create(.rawKey(Self.rawKey))
         } else {
             try manager.create(password: Self.password)
         }
@@ -176,7 +176,7 @@ import Testing
             manager.close(forgettingKey: true)
             #expect(!manager.hasCachedKey)
         case .rekey:
-            try manager.rekey(password: Self.newPassword)
+            try manager.rekey(to: .password(Self.newPassword))
             #expect(manager.isCurrentPassword(Self.newPassword))
         case .rawKeyThenAnotherDatabase:
             manager.close()

@@ -97,7 +97,7 @@ struct KeyMemoryAfterCloseTests {
             $0.keySlots = .fast
             $0.journalMode = .wal
         }
-        try manager.create(password: password.text, keySlots: true)
+        try manager.create(.password(password.text), keySlots: true)
         try manager.execute("CREATE TABLE t(x)")
         manager.close()
         try manager.open(password: password.text)

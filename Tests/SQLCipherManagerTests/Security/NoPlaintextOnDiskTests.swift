@@ -110,7 +110,7 @@ import Testing
         let manager = try Self.createDatabase(in: dir)
         try manager.withDatabase { try canary.write($0) }
         var seenDuringTheRekey: [String] = []
-        try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 5000)) { _ in
+        try manager.rekey(to: .password("new-secret"), options: .fast(kdfIterations: 5000)) { _ in
             seenDuringTheRekey += canary.leaks(in: dir.url)
         }
         #expect(seenDuringTheRekey == [])

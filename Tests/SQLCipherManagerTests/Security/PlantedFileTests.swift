@@ -55,10 +55,10 @@ import Testing
                 try manager.keySlots.rekey()
             case .settingsChange:
                 try manager.open(password: "old-secret")
-                try manager.rekey(password: "new-secret", options: .fast(kdfIterations: 4500))
+                try manager.rekey(to: .password("new-secret"), options: .fast(kdfIterations: 4500))
             case .inPlaceRekey:
                 try manager.open(password: "old-secret")
-                try manager.rekey(password: "new-secret")
+                try manager.rekey(to: .password("new-secret"))
             case .open: try manager.open(password: "old-secret")
             case .create: try manager.create(password: "new-secret")
             case .decrypt:

@@ -218,7 +218,7 @@ let notADatabase = "not a database"
 /// A ``RichDatabase`` keyed with a raw key; the returned manager has it open.
 func makeRichDatabase(in dir: TemporaryDirectory, rawKey: Data, rows: Int) throws -> DatabaseManager {
     let manager = dir.manager()
-    try manager.create(rawKey: rawKey)
+    try manager.create(.rawKey(rawKey))
     try manager.withDatabase { try RichDatabase.populate($0, rows: rows) }
     return manager
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import SQLCipherCore
 @testable import SQLCipherEngine
@@ -20,7 +21,7 @@ extension TemporaryDirectory {
     /// A key-slot database (password "secret" unless told) with a table of `rows` marker rows, open.
     func createdKeySlotManager(_ name: String = "test.db", password: String = "secret", rows: Int = 3) throws -> DatabaseManager {
         let manager = keySlotManager(name)
-        try manager.create(password: password, keySlots: true)
+        try manager.create(.password(password), keySlots: true)
         try manager.execute("CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT)")
         try manager.transactionSync { db in
             for index in 0..<rows { try db.execute("INSERT INTO item(name) VALUES (?)", "MARKER-\(index)") }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import SQLCipherCore
 @testable import SQLCipherEngine
@@ -68,7 +69,7 @@ final class Scene: @unchecked Sendable {
     func rekey(_ password: String, progress: ((Double) -> Void)? = nil) throws {
         let manager = try open("secret")
         passwords.append(password)
-        try manager.rekey(password: password, progress: progress)
+        try manager.rekey(to: .password(password), progress: progress)
     }
 
     /// Encrypts the plaintext file at ``url`` in place, or into `destination`.

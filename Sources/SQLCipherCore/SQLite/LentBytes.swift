@@ -13,7 +13,7 @@ import Foundation
 /// it starts a larger one and keeps the old until the next pass starts, when every parameter is
 /// bound again before the statement steps (as for the borrowed binds, Statement+Borrowed.swift).
 /// The blocks are zeroed when reused and freed with the statement, after its finalize.
-package final class LentBytes {
+final class LentBytes {
     // One thread, no `inout` held across a call out: the run-time exclusivity checks are off.
     @exclusivity(unchecked) private var block: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var capacity = 0

@@ -37,7 +37,7 @@ public struct StatementArguments: Sendable {
 
     package let storage: Storage
 
-    package init(storage: Storage) { self.storage = storage }
+    init(storage: Storage) { self.storage = storage }
 
     /// No argument: for a statement without parameters.
     public init() { storage = .positional([]) }

@@ -8,7 +8,7 @@
 extension DatabaseManager {
     /// One statement with bound arguments, on the writer.
     public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try writer { try $0.execute(sql, values: arguments) }
+        try writer { try $0.execute(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// One statement, its arguments a parameter pack, on the writer.
@@ -18,7 +18,7 @@ extension DatabaseManager {
 
     /// One statement with named arguments, on the writer.
     public func execute(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws {
-        try writer { try $0.execute(sql, arguments: arguments) }
+        try writer { try $0.execute(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// A script of several statements, on the writer.
@@ -29,12 +29,12 @@ extension DatabaseManager {
     /// Every row of a query.
     public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
         let values = arguments.map { $0?.databaseValue ?? .null }
-        return try query { try $0.fetchAll(sql, arguments: values) }
+        return try query { try $0.fetchAll(sql, arguments: StatementArguments(values)) }
     }
 
     /// Every row of a query with named arguments.
     public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
-        try query { try $0.fetchAll(sql, arguments: arguments) }
+        try query { try $0.fetchAll(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Every row of a query, decoded.
@@ -49,7 +49,7 @@ extension DatabaseManager {
 
     /// The first row of a query, or `nil`.
     public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try query { try $0.fetchOne(sql, values: arguments) }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// The first row of a query, its arguments a parameter pack.
@@ -59,7 +59,7 @@ extension DatabaseManager {
 
     /// The first row of a query with named arguments.
     public func fetchOne(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
-        try query { try $0.fetchOne(sql, arguments: arguments) }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// The first row of a query, decoded.
@@ -76,7 +76,7 @@ extension DatabaseManager {
     public func scalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) throws -> T? {
-        try query { try $0.fetchOne(sql, values: arguments).flatMap { $0.value(0, as: T.self) } }
+        try query { try $0.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 
     /// The first column of the first row, its arguments a parameter pack.
@@ -95,7 +95,7 @@ extension DatabaseManager {
 
     /// Observes every row of a query.
     public func observeAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) -> DatabaseObservation<[Row]> {
-        observe { db in try db.fetchAll(sql, .positional(arguments)) }
+        observe { db in try db.fetchAll(sql, arguments: StatementArguments(arguments)) }
     }
 
     /// Observes every row of a query, decoded.
@@ -109,6 +109,6 @@ extension DatabaseManager {
     public func observeScalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
     ) -> DatabaseObservation<T?> {
-        observe { db in try db.fetchOne(sql, .positional(arguments)).flatMap { $0.value(0, as: T.self) } }
+        observe { db in try db.fetchOne(sql, arguments: StatementArguments(arguments)).flatMap { $0.value(0, as: T.self) } }
     }
 }

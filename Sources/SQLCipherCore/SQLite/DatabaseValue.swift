@@ -51,7 +51,7 @@ public protocol DatabaseValueConvertible: Sendable {
     /// The default implementation binds ``databaseValue``. The built-in types (integers, `Bool`,
     /// `Double`, `String`, `Data`, `Optional`, ``DatabaseValue``) bind themselves directly, without
     /// building a ``DatabaseValue``; a custom type can forward to one of them (see
-    /// ``DatabaseValueBinder``). Called by ``PreparedStatement`` and the variadic `execute`,
+    /// ``DatabaseValueBinder``). Called by ``PreparedStatement`` and `Database`'s `execute`,
     /// `fetchOne` and `scalar`.
     ///
     /// - Throws: ``SQLiteError`` when SQLite refuses the value (for example `tooBig`).

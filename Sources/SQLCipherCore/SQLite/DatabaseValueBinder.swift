@@ -27,11 +27,15 @@ public struct DatabaseValueBinder {
     @usableFromInline let statement: Statement
     /// The 1-based parameter index.
     @usableFromInline package let index: Int32
+    /// `true` when texts and blobs bind from the statement's own copy (``LentBytes``) rather
+    /// than SQLite's: the binders of one binding pass, which starts it.
+    @usableFromInline let lends: Bool
 
     @usableFromInline
-    init(statement: Statement, index: Int32) {
+    init(statement: Statement, index: Int32, lends: Bool = false) {
         self.statement = statement
         self.index = index
+        self.lends = lends
     }
 
     // MARK: - Binding
@@ -39,8 +43,12 @@ public struct DatabaseValueBinder {
     package func bind(_ value: DatabaseValue) throws { try live().bind(value, at: index) }
     package func bind(int64 value: Int64) throws { try live().bind(int64: value, at: index) }
     package func bind(double value: Double) throws { try live().bind(double: value, at: index) }
-    package func bind(text value: String) throws { try live().bind(text: value, at: index) }
-    package func bind(blob value: Data) throws { try live().bind(blob: value, at: index) }
+    package func bind(text value: String) throws {
+        if lends { try live().bind(lentText: value, at: index) } else { try live().bind(text: value, at: index) }
+    }
+    package func bind(blob value: Data) throws {
+        if lends { try live().bind(lentBlob: value, at: index) } else { try live().bind(blob: value, at: index) }
+    }
     func bindNull() throws { try live().bindNull(at: index) }
 
     /// The statement, unless a binder kept past its call is used after the connection closed

@@ -62,7 +62,7 @@ extension Statement {
     }
 }
 
-// MARK: - One to eight values, each lent while the statement steps
+// MARK: - One to four values, each lent while the statement steps
 
 extension Statement {
     /// Binds 1 value at indexes 1…1 and runs `body` while every one is bound (texts and
@@ -101,53 +101,5 @@ extension Statement {
         _ a: A, _ b: B, _ c: C, _ d: D, _ body: () throws -> Void
     ) throws {
         try withBindings(a, b, c) { try withBinding(d, at: 4, body) }
-    }
-
-    /// Binds 5 values at indexes 1…5 and runs `body` while every one is bound (texts and
-    /// blobs lent without a copy), after the statement has been checked to have 5 parameters.
-    @inlinable
-    package func withBindings<
-        A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible,
-        E: DatabaseValueConvertible
-    >(
-        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ body: () throws -> Void
-    ) throws {
-        try withBindings(a, b, c, d) { try withBinding(e, at: 5, body) }
-    }
-
-    /// Binds 6 values at indexes 1…6 and runs `body` while every one is bound (texts and
-    /// blobs lent without a copy), after the statement has been checked to have 6 parameters.
-    @inlinable
-    package func withBindings<
-        A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible,
-        E: DatabaseValueConvertible, F: DatabaseValueConvertible
-    >(
-        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ body: () throws -> Void
-    ) throws {
-        try withBindings(a, b, c, d, e) { try withBinding(f, at: 6, body) }
-    }
-
-    /// Binds 7 values at indexes 1…7 and runs `body` while every one is bound (texts and
-    /// blobs lent without a copy), after the statement has been checked to have 7 parameters.
-    @inlinable
-    package func withBindings<
-        A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible,
-        E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible
-    >(
-        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ body: () throws -> Void
-    ) throws {
-        try withBindings(a, b, c, d, e, f) { try withBinding(g, at: 7, body) }
-    }
-
-    /// Binds 8 values at indexes 1…8 and runs `body` while every one is bound (texts and
-    /// blobs lent without a copy), after the statement has been checked to have 8 parameters.
-    @inlinable
-    package func withBindings<
-        A: DatabaseValueConvertible, B: DatabaseValueConvertible, C: DatabaseValueConvertible, D: DatabaseValueConvertible,
-        E: DatabaseValueConvertible, F: DatabaseValueConvertible, G: DatabaseValueConvertible, H: DatabaseValueConvertible
-    >(
-        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H, _ body: () throws -> Void
-    ) throws {
-        try withBindings(a, b, c, d, e, f, g) { try withBinding(h, at: 8, body) }
     }
 }

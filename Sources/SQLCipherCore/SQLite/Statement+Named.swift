@@ -12,6 +12,7 @@ extension Statement {
     ///   parameter (a typo would otherwise bind nothing), or when the SQL has a positional `?`.
     package func bind(named arguments: [String: (any DatabaseValueConvertible)?]) throws {
         var used = 0
+        lent.startPass()
         for (offset, name) in parameterNames.enumerated() {
             let index = Int32(offset + 1)
             guard let name, let prefix = name.first, prefix != "?" else {
@@ -26,7 +27,7 @@ extension Statement {
             }
             used += 1
             if let value = arguments[slot].value {
-                try value.bind(to: DatabaseValueBinder(statement: self, index: index))
+                try value.bind(to: DatabaseValueBinder(statement: self, index: index, lends: true))
             } else {
                 try bindNull(at: index)
             }

@@ -12,12 +12,18 @@
 // the types alone, goes through a shared function.
 
 extension Statement {
-    /// The binder of the parameter after `index`, which it advances.
+    /// The binder of the parameter after `index`, which it advances; the first one starts a
+    /// new pass of the texts and blobs lent to SQLite (``LentBytes``).
     @inlinable
     package func binder(after index: inout Int32) -> DatabaseValueBinder {
+        if index == 0 { startLending() }
         index += 1
-        return DatabaseValueBinder(statement: self, index: index)
+        return DatabaseValueBinder(statement: self, index: index, lends: true)
     }
+
+    /// Starts a pass of ``LentBytes``: the copies of the last pass are reused.
+    @usableFromInline
+    func startLending() { lent.startPass() }
 
     /// How many values a pack of these types holds, counted from the types alone (no value is
     /// copied); a constant once the caller is specialised.

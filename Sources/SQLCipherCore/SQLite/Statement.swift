@@ -39,6 +39,9 @@ package final class Statement {
     /// statement cache never hands it to another call meanwhile.
     var isLeased = false
 
+    /// The copies of the texts and blobs a ``DatabaseValueBinder`` lends to SQLite.
+    let lent = LentBytes()
+
     /// The tables the statement reads, when its compile reported them (an observation's query).
     let readTables: Set<String>?
     /// What it writes and the connection's tracker, when the connection tracks its commits.
@@ -78,15 +81,16 @@ package final class Statement {
         }
     }
 
-    /// Binds the Swift values of a variadic call in order, each one through its own
+    /// Binds Swift values in order (an array of `arguments:`), each one through its own
     /// ``DatabaseValueConvertible/bind(to:)`` (no `DatabaseValue` for the built-in types, no
     /// `[DatabaseValue]` array).
     package func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
         try checkArgumentCount(arguments.count)
+        lent.startPass()
         for (offset, value) in arguments.enumerated() {
             let index = Int32(offset + 1)
             if let value {
-                try value.bind(to: DatabaseValueBinder(statement: self, index: index))
+                try value.bind(to: DatabaseValueBinder(statement: self, index: index, lends: true))
             } else {
                 try bindNull(at: index)
             }
@@ -140,6 +144,23 @@ package final class Statement {
             string.utf8.withContiguousStorageIfAvailable { csqlcipher_bind_text(handle, index, $0.baseAddress, Int32($0.count)) }
             ?? bind(contiguousCopyOf: string, at: index)
         try check(bindResult: rc)
+    }
+
+    /// Binds text from the statement's own copy (``LentBytes``, `SQLITE_STATIC`): what a
+    /// ``DatabaseValueBinder`` does, without SQLite's allocation per value.
+    @inline(__always)
+    package func bind(lentText string: String, at index: Int32) throws {
+        let rc =
+            string.utf8.withContiguousStorageIfAvailable { bytes in
+                csqlcipher_bind_text_nocopy(handle, index, lent.copy(UnsafeRawBufferPointer(bytes)), Int32(bytes.count))
+            } ?? bind(contiguousCopyOf: string, at: index)
+        try check(bindResult: rc)
+    }
+
+    /// Binds a blob from the statement's own copy (``LentBytes``, `SQLITE_STATIC`); an empty
+    /// one stays a blob, not NULL.
+    package func bind(lentBlob data: Data, at index: Int32) throws {
+        try check(bindResult: data.withUnsafeBytes { csqlcipher_bind_blob_nocopy(handle, index, lent.copy($0), Int32($0.count)) })
     }
 
     /// The text of a string without contiguous UTF-8, bound from a contiguous copy.

@@ -1,117 +1,134 @@
-// MARK: - Named parameters, Decodable rows, required values
+// MARK: - Decodable rows, required values
 import SQLCipherCore
 
 extension Database {
-    /// Runs one statement with `:name`, `@name` or `$name` parameters bound by name.
-    ///
-    /// ```swift
-    /// try db.execute("INSERT INTO note(title, body) VALUES (:title, :body)",
-    ///                arguments: ["title": "Hello", "body": nil])
-    /// ```
-    ///
-    /// A key may carry the prefix or not (`"title"` and `":title"` both bind `:title`); `nil`
-    /// binds NULL.
-    ///
-    /// - Throws: ``SQLiteError`` `range` when a parameter has no value, a key names no parameter
-    ///   (a typo binds nothing), or the SQL also has a positional `?`.
-    public func execute(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws {
-        try run(sql, .named(arguments))
-    }
-
-    /// Every row of a query with parameters bound by name, as the named `execute` binds them.
-    public func fetchAll(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> [Row] {
-        try fetchAll(sql, .named(arguments))
-    }
-
-    /// The first row of a query with parameters bound by name, or `nil`.
-    public func fetchOne(_ sql: String, arguments: [String: (any DatabaseValueConvertible)?]) throws -> Row? {
-        try fetchOne(sql, .named(arguments))
-    }
-
     // MARK: - Decodable rows
 
     /// Every row of a query decoded as `T` (see ``Row/decode(_:)``), read in place without
-    /// building a ``Row`` per row.
+    /// building a ``Row`` per row; its arguments as a ``StatementArguments``.
+    ///
+    /// ```swift
+    /// let notes = try db.fetchAll(Note.self, "SELECT id, title, body FROM note WHERE id > :id", arguments: [":id": 10])
+    /// ```
+    ///
+    /// - Throws: ``SQLiteError``, naming the column, when a row does not decode.
+    public func fetchAll<T: Decodable>(_ type: T.Type, _ sql: String, arguments: StatementArguments) throws -> [T] {
+        try query(sql, arguments) { statement in try decodedRows(type, of: statement) }
+    }
+
+    /// Every row of a query decoded as `T`, with the arguments as a parameter pack (see
+    /// `execute(_:_:)`).
     ///
     /// ```swift
     /// let notes = try db.fetchAll(Note.self, "SELECT id, title, body FROM note WHERE id > ?", 10)
     /// ```
     ///
     /// - Throws: ``SQLiteError``, naming the column, when a row does not decode.
-    public func fetchAll<T: Decodable>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
+    @inlinable
+    public func fetchAll<T: Decodable, each Value: DatabaseValueConvertible>(
+        _ type: T.Type, _ sql: String, _ values: repeat each Value
     ) throws -> [T] {
-        try decodeAll(type, sql, .positional(arguments))
+        let statement = try statementToRebind(sql, count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
+        return try stepped(statement) { try decodedRows(type, of: $0) }
     }
 
-    /// Every row of a query with parameters bound by name, decoded as `T`.
-    public func fetchAll<T: Decodable>(
-        _ type: T.Type, _ sql: String, arguments: [String: (any DatabaseValueConvertible)?]
-    ) throws -> [T] {
-        try decodeAll(type, sql, .named(arguments))
+    /// The first row of a query decoded as `T`, or `nil` when there is no row; its arguments
+    /// as a ``StatementArguments``.
+    public func fetchOne<T: Decodable>(_ type: T.Type, _ sql: String, arguments: StatementArguments) throws -> T? {
+        try query(sql, arguments) { statement in try decodedFirst(type, of: statement) }
     }
 
-    /// The first row of a query decoded as `T`, or `nil` when there is no row.
-    public func fetchOne<T: Decodable>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
+    /// The first row of a query decoded as `T`, or `nil` when there is no row, with the
+    /// arguments as a parameter pack (see `execute(_:_:)`).
+    @inlinable
+    public func fetchOne<T: Decodable, each Value: DatabaseValueConvertible>(
+        _ type: T.Type, _ sql: String, _ values: repeat each Value
     ) throws -> T? {
-        try decodeFirst(type, sql, .positional(arguments))
-    }
-
-    /// The first row of a query with parameters bound by name decoded as `T`, or `nil`.
-    public func fetchOne<T: Decodable>(
-        _ type: T.Type, _ sql: String, arguments: [String: (any DatabaseValueConvertible)?]
-    ) throws -> T? {
-        try decodeFirst(type, sql, .named(arguments))
+        let statement = try statementToRebind(sql, count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
+        return try stepped(statement) { try decodedFirst(type, of: $0) }
     }
 
     /// The first column of the first row as a `T`, or an error that says why not: unlike
-    /// ``scalar(_:_:_:)``, which returns `nil` for no row, NULL and an unconvertible value alike.
+    /// `scalar`, which returns `nil` for no row, NULL and an unconvertible value alike. The
+    /// arguments are a ``StatementArguments``.
+    ///
+    /// - Throws: ``SQLiteError`` `notFound` when the query returns no row, `range` when it has
+    ///   no column, `mismatch` for NULL (ask for `T?` to accept it) or a value that cannot be
+    ///   read as `T`, with the SQL.
+    public func decodeScalar<T: DatabaseValueConvertible>(_ type: T.Type, _ sql: String, arguments: StatementArguments) throws -> T {
+        try query(sql, arguments) { statement in try decodedScalar(type, of: statement) }
+    }
+
+    /// The first column of the first row as a `T`, or an error that says why not, with the
+    /// arguments as a parameter pack (see `execute(_:_:)`).
     ///
     /// ```swift
     /// let count = try db.decodeScalar(Int.self, "SELECT count(*) FROM note")
-    /// let newest = try db.decodeScalar(String?.self, "SELECT max(title) FROM note")  // NULL is nil
+    /// let newest = try db.decodeScalar(String?.self, "SELECT max(title) FROM note WHERE id > ?", 10)  // NULL is nil
     /// ```
     ///
     /// - Throws: ``SQLiteError`` `notFound` when the query returns no row, `range` when it has
     ///   no column, `mismatch` for NULL (ask for `T?` to accept it) or a value that cannot be
     ///   read as `T`, with the SQL.
-    public func decodeScalar<T: DatabaseValueConvertible>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
+    @inlinable
+    public func decodeScalar<T: DatabaseValueConvertible, each Value: DatabaseValueConvertible>(
+        _ type: T.Type, _ sql: String, _ values: repeat each Value
     ) throws -> T {
-        try decodeScalar(type, sql, .positional(arguments))
+        let statement = try statementToRebind(sql, count: Statement.count(of: repeat (each Value).self))
+        var index: Int32 = 0
+        repeat try (each values).bind(to: statement.binder(after: &index))
+        return try stepped(statement) { try decodedScalar(type, of: $0) }
     }
 
     // MARK: - Paths
 
+    /// Every row of a bound statement decoded as `T`; the caller resets the statement.
+    @usableFromInline
+    func decodedRows<T: Decodable>(_ type: T.Type, of statement: Statement) throws -> [T] {
+        let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
+        let oneValue = RowDecoder<StatementColumns>.readsOneValue(type)
+        var results: [T] = []
+        while try statement.step() { results.append(try Self.decode(type, columns, oneValue: oneValue, sql: statement.sql)) }
+        return results
+    }
+
+    /// The first row of a bound statement decoded as `T`, or `nil`; the caller resets it.
+    @usableFromInline
+    func decodedFirst<T: Decodable>(_ type: T.Type, of statement: Statement) throws -> T? {
+        guard try statement.step() else { return nil }
+        let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
+        return try Self.decode(type, columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type), sql: statement.sql)
+    }
+
+    /// The first column of a bound statement's first row as a `T`; the caller resets it.
+    @usableFromInline
+    func decodedScalar<T: DatabaseValueConvertible>(_ type: T.Type, of statement: Statement) throws -> T {
+        guard try statement.step() else {
+            throw SQLiteError(extendedCode: .notFound, message: "the query returned no row", sql: statement.sql)
+        }
+        let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
+        return try Self.withSQL(statement.sql) { try columns.read(type, at: columns.checkedIndex(0)) }
+    }
+
+    /// Every row decoded as `T` (the tests' path).
     func decodeAll<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> [T] {
-        try query(sql, arguments) { statement in
-            let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
-            let oneValue = RowDecoder<StatementColumns>.readsOneValue(type)
-            var results: [T] = []
-            while try statement.step() { results.append(try Self.decode(type, columns, oneValue: oneValue, sql: sql)) }
-            return results
-        }
+        try fetchAll(type, sql, arguments: arguments)
     }
 
+    /// The first row decoded as `T` (the tests' path).
     func decodeFirst<T: Decodable>(_ type: T.Type, _ sql: String, _ arguments: StatementArguments) throws -> T? {
-        try query(sql, arguments) { statement in
-            guard try statement.step() else { return nil }
-            let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
-            return try Self.decode(type, columns, oneValue: RowDecoder<StatementColumns>.readsOneValue(type), sql: sql)
-        }
+        try fetchOne(type, sql, arguments: arguments)
     }
 
+    /// The first column decoded as `T` (the manager's calls).
     package func decodeScalar<T: DatabaseValueConvertible>(
         _ type: T.Type, _ sql: String, _ arguments: StatementArguments
     ) throws -> T {
-        try query(sql, arguments) { statement in
-            guard try statement.step() else {
-                throw SQLiteError(extendedCode: .notFound, message: "the query returned no row", sql: sql)
-            }
-            let columns = StatementColumns(statement: statement, columnNames: statement.columnNames)
-            return try Self.withSQL(sql) { try columns.read(type, at: columns.checkedIndex(0)) }
-        }
+        try decodeScalar(type, sql, arguments: arguments)
     }
 
     /// Decodes the current row; a decoding error gets the query's SQL.

@@ -11,9 +11,10 @@ extension Database {
 
     /// Calls `body` for each row as a ``RowView`` read in place, valid during that call, without
     /// building a ``Row`` per row: the fastest way to read many rows (``RowView/row`` copies one
-    /// to keep). ``fetchCursor(_:_:)-(_,Value)`` hands out the same rows one ``RowCursor/next()`` at a time.
+    /// to keep). Its arguments are a ``StatementArguments`` (none by default).
+    /// ``fetchCursor(_:arguments:)`` hands out the same rows one ``RowCursor/next()`` at a time.
     public func forEachRow(
-        _ sql: String, arguments: [DatabaseValue] = [], _ body: (RowView) throws -> Void
+        _ sql: String, arguments: StatementArguments = [], _ body: (RowView) throws -> Void
     ) throws {
         let statement = try liveConnection(sql).cachedStatement(sql)
         // Reset even when `body` throws, so an abandoned read releases its lock.

@@ -30,23 +30,22 @@ public final class Database {
 
     // MARK: - Executing
 
-    /// Runs one statement with bound arguments.
+    /// Runs one statement with its arguments as a ``StatementArguments``: an array literal in
+    /// order (`nil` for NULL), a dictionary literal by name, or values built at run time.
     ///
     /// ```swift
-    /// try db.execute("INSERT INTO note(title, body) VALUES (?, ?)", "Hello", body)
+    /// try db.execute("INSERT INTO note(title, body) VALUES (?, ?)", arguments: ["Hello", nil])
+    /// try db.execute("DELETE FROM note WHERE id = :id", arguments: [":id": 3])
     /// ```
-    public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try run(sql, .positional(arguments))
-    }
-
-    /// Runs one statement with bound arguments.
-    public func execute(_ sql: String, arguments: [DatabaseValue]) throws {
-        try run(sql, .values(arguments))
-    }
-
-    /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
-    package func execute(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws {
-        try run(sql, .positional(values))
+    ///
+    /// With values whose types are known where you call, the typed `execute(_:_:)` binds
+    /// them without boxing each one.
+    ///
+    /// - Throws: ``SQLiteError`` `range` when the arguments do not fit the parameters (see
+    ///   ``StatementArguments``), `misuse` once the database is closed, and any error of the
+    ///   statement.
+    public func execute(_ sql: String, arguments: StatementArguments) throws {
+        try run(sql, arguments)
     }
 
     /// Runs a script of several statements separated by `;`, without arguments
@@ -58,66 +57,46 @@ public final class Database {
 
     // MARK: - Fetching
 
-    /// Every row of a query.
-    public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
-        try fetchAll(sql, arguments: arguments.map { $0?.databaseValue ?? .null })
-    }
-
-    /// Every row of a query.
+    /// Every row of a query, its arguments as a ``StatementArguments`` (array or dictionary
+    /// literal, or values built at run time).
     ///
     /// The rows share their column names and are packed side by side in blocks of up to
     /// 16 KiB (a row of more than 4 KiB of values gets one of its own), so that many rows cost
     /// few allocations; a kept row keeps its block alive. The connection keeps up to 32 MiB of
     /// these blocks until it closes and reuses them once no row holds them, so repeated large
     /// reads do not fault the same memory in again.
-    public func fetchAll(_ sql: String, arguments: [DatabaseValue]) throws -> [Row] {
-        try fetchAll(sql, .values(arguments))
+    public func fetchAll(_ sql: String, arguments: StatementArguments) throws -> [Row] {
+        try query(sql, arguments) { statement in try allRows(of: statement) }
     }
 
-    /// Every fetchAll's path: the rows copied into one ``RowArena``, with the names of the
-    /// first step (a statement re-prepared by it has its new ones).
-    package func fetchAll(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
-        try query(sql, arguments) { statement in
-            var rows: [Row] = []
-            guard try statement.step() else { return rows }
-            var arena = RowArena(names: statement.currentColumnNames(), pool: connection.rowBlocks)
-            repeat {
-                rows.append(Row(storage: statement.rowStorage(in: &arena)))
-            } while try statement.step()
-            return rows
-        }
-    }
-
-    /// The first row of a query, or `nil`.
-    public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try fetchOne(sql, .positional(arguments))
-    }
-
-    /// The first row of a query, or `nil`.
-    public func fetchOne(_ sql: String, arguments: [DatabaseValue]) throws -> Row? {
-        try fetchOne(sql, .values(arguments))
-    }
-
-    /// The variadic calls' path: binds the Swift values directly, without a `[DatabaseValue]`.
-    package func fetchOne(_ sql: String, values: [(any DatabaseValueConvertible)?]) throws -> Row? {
-        try fetchOne(sql, .positional(values))
-    }
-
-    /// Every fetchOne's path.
-    package func fetchOne(_ sql: String, _ arguments: StatementArguments) throws -> Row? {
+    /// The first row of a query, or `nil`, its arguments as a ``StatementArguments``.
+    public func fetchOne(_ sql: String, arguments: StatementArguments) throws -> Row? {
         try query(sql, arguments) { statement in
             guard try statement.step() else { return nil }
             return statement.row()
         }
     }
 
-    /// The first column of the first row as a Swift type; `nil` for no row, NULL or an
-    /// unconvertible value. ``decodeScalar(_:_:_:)`` says which of them instead.
-    public func scalar<T: DatabaseValueConvertible>(
-        _ type: T.Type, _ sql: String, _ arguments: (any DatabaseValueConvertible)?...
-    ) throws -> T? {
-        let row = try fetchOne(sql, values: arguments)
+    /// The first column of the first row as a Swift type, its arguments as a
+    /// ``StatementArguments``; `nil` for no row, NULL or an unconvertible value.
+    /// ``decodeScalar(_:_:arguments:)`` says which of them instead.
+    public func scalar<T: DatabaseValueConvertible>(_ type: T.Type, _ sql: String, arguments: StatementArguments) throws -> T? {
+        let row = try fetchOne(sql, arguments: arguments)
         return row.flatMap { $0.count > 0 ? $0.value(0, as: T.self) : nil }
+    }
+
+    /// Steps a bound statement to its end, copying every row into one ``RowArena`` with the
+    /// names of the first step (a statement re-prepared by it has its new ones). The caller
+    /// resets the statement.
+    @usableFromInline
+    func allRows(of statement: Statement) throws -> [Row] {
+        var rows: [Row] = []
+        guard try statement.step() else { return rows }
+        var arena = RowArena(names: statement.currentColumnNames(), pool: connection.rowBlocks)
+        repeat {
+            rows.append(Row(storage: statement.rowStorage(in: &arena)))
+        } while try statement.step()
+        return rows
     }
 
     // MARK: - State

@@ -45,6 +45,21 @@ public final class PreparedStatement {
         try run()
     }
 
+    /// Binds `arguments` (array or dictionary literal, or values built at run time; see
+    /// ``StatementArguments``) and runs the statement to completion.
+    ///
+    /// ```swift
+    /// try insert.execute(arguments: [note.id, note.title, nil])
+    /// ```
+    ///
+    /// - Throws: ``SQLiteError`` `range` when the arguments do not fit the parameters, `misuse`
+    ///   once the database is closed, and any error of the statement.
+    public func execute(arguments: StatementArguments) throws {
+        try checkOpen()
+        try statement.bind(arguments)
+        try run()
+    }
+
     /// Binds `values` and calls `body` with each result row, as a ``RowView`` valid only during
     /// that call (copy what you keep), as ``Database/forEachRow(_:arguments:_:)`` does.
     ///

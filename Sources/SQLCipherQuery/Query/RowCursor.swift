@@ -20,6 +20,14 @@ import SQLCipherCore
 /// ``RowView`` does; copy what you keep, or the whole row with ``RowView/row``. Once the
 /// database is closed, ``next()`` throws ``SQLiteError`` `misuse` and makes no C call.
 ///
+/// A cursor is not a Swift `Sequence`, so `for row in cursor` does not compile: stepping can
+/// fail (a busy or corrupt database, an interrupt), and `IteratorProtocol.next()` cannot throw;
+/// a `Sequence` would have to end silently or stop the program on such an error. Swift's
+/// throwing `for try … in` loop exists only for `AsyncSequence`, and an `async` cursor would let
+/// a row cross a suspension point off the connection's thread. Walk it with
+/// `while let row = try cursor.next() { … }` or ``forEach(_:)``, which end on the first error and
+/// throw it.
+///
 /// The cursor steps its own statement: other calls on the same ``Database`` (even with the
 /// same SQL, even another cursor) may run between two steps. Until the rows end (or the cursor
 /// is released) the statement holds its read lock, so release an unfinished cursor before a

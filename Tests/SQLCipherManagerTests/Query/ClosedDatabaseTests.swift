@@ -23,7 +23,7 @@ import Testing
         let db = try manager.withDatabase { $0 }
         manager.close()
         #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (2)") })
-        #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (?)", arguments: [.integer(2)]) })
+        #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (?)", arguments: [DatabaseValue.integer(2)]) })
         #expect(isClosedMisuse { try db.execute("INSERT INTO t(x) VALUES (:x)", arguments: ["x": 2]) })
         #expect(isClosedMisuse { try db.executeScript("SELECT 1; SELECT 2") })
         #expect(isClosedMisuse { _ = try db.fetchAll("SELECT x FROM t") })

@@ -7,8 +7,8 @@ import Testing
 @testable import SQLCipherManager
 @testable import SQLCipherQuery
 
-/// `Database.execute` and `PreparedStatement.execute` with one to eight values as plain generic
-/// parameters, nine through the parameter pack: every arity binds each value at its
+/// `Database.execute` and `PreparedStatement.execute` with one to four values as plain generic
+/// parameters, five to nine through the parameter pack: every arity binds each value at its
 /// own index and checks its own count.
 @Suite struct FixedArgumentsTests {
     /// The values `run` binds, in order: one of each built-in kind, a NULL and an empty text.
@@ -104,7 +104,7 @@ import Testing
         let manager = try openManager(dir)
         let boxed: any DatabaseValueConvertible = "boxed"
         let db = try manager.withDatabase { db in
-            try db.execute("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)", 1, nil, boxed)
+            try db.execute("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)", arguments: [1, nil, boxed])
             try db.prepare("INSERT INTO t(id, c1, c2) VALUES (?, ?, ?)").execute(2, boxed, 2.5)
             #expect(try stored(db, id: 1, count: 2) == [.null, .text("boxed")])
             #expect(try stored(db, id: 2, count: 2) == [.text("boxed"), .real(2.5)])

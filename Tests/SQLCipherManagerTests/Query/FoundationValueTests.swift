@@ -206,8 +206,9 @@ import Testing
             let statement = try db.prepare("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)")
             try statement.execute(e.at, e.id, e.link, e.price, e.raw, e.due)
             let variadic: [(any DatabaseValueConvertible)?] = [e.at, e.id, e.link, e.price, e.raw, e.due]
-            try db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", values: variadic)
-            try db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: variadic.map { $0?.databaseValue ?? .null })
+            try db.execute("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(variadic))
+            try db.execute(
+                "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?)", arguments: StatementArguments(variadic.map { $0?.databaseValue ?? .null }))
             #expect(try db.fetchAll(Entry.self, "SELECT * FROM entry", arguments: [:]) == [e, e, e, e])
         }
     }

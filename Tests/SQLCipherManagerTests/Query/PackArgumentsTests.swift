@@ -9,8 +9,7 @@ import Testing
 @testable import SQLCipherQuery
 
 /// `Database.execute` / `fetchOne` / `scalar` / `fetchCursor` with their arguments as a
-/// parameter pack, beside the variadic overloads that `nil` and zero-argument calls
-/// still use.
+/// parameter pack, beside the `arguments:` overloads that a bare `nil` takes.
 @Suite struct PackArgumentsTests {
     private func openManager(_ dir: TemporaryDirectory) throws -> DatabaseManager {
         try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c REAL, d BLOB)")
@@ -22,7 +21,7 @@ import Testing
         let missing: String? = nil
         try manager.withDatabase { db in
             try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 1, "héllo 🔐", Int64(2), 2.5, Data([1, 2]))
-            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 2, missing, true, nil, Data())
+            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", arguments: [2, missing, true, nil, Data()])
             try db.execute("INSERT INTO t(id) VALUES (3)")
             let first = try #require(try db.fetchOne("SELECT a, b, c, d FROM t WHERE id = ?", 1))
             #expect(first.values == [.text("héllo 🔐"), .integer(2), .real(2.5), .blob(Data([1, 2]))])
@@ -30,7 +29,7 @@ import Testing
             #expect(second.values == [.null, .integer(1), .null, .blob(Data())])
             #expect(try db.scalar(Int.self, "SELECT count(*) FROM t") == 3)
             #expect(try db.scalar(String.self, "SELECT a FROM t WHERE id = ? AND b = ?", 1, 2) == "héllo 🔐")
-            #expect(try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", nil) == nil)
+            #expect(try db.scalar(Int.self, "SELECT b FROM t WHERE id = ?", arguments: [nil]) == nil)
             let cursor = try db.fetchCursor("SELECT id FROM t WHERE id >= ? AND id <= ? ORDER BY id", 2, Int32(3))
             #expect(try cursor.next()?.int64(0) == 2)
             #expect(try cursor.next()?.int64(0) == 3)
@@ -60,11 +59,11 @@ import Testing
         let manager = try openManager(dir)
         try manager.withDatabase { db in
             // The pack path rebinds every parameter instead of clearing them: a NULL after a
-            // text, and a text after the variadic path's NULL, each land as given.
+            // text, and a text after the `arguments:` path's NULL, each land as given.
             let sql = "INSERT INTO t(id, a) VALUES (?, ?)"
             try db.execute(sql, 1, "one")
             try db.execute(sql, 2, String?.none)
-            try db.execute(sql, 3, nil)
+            try db.execute(sql, arguments: [3, nil])
             try db.execute(sql, 4, "four")
             let values = try db.fetchAll("SELECT a FROM t ORDER BY id").map { $0[0] }
             #expect(values == [.text("one"), .null, .null, .text("four")])
@@ -87,7 +86,8 @@ import Testing
             for (offset, text) in texts.enumerated() {
                 try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", offset, text)
                 try insert.execute(100 + offset, text)
-                try db.execute("INSERT INTO t(id, a) VALUES (?, ?)", arguments: [.integer(Int64(200 + offset)), .text(text)])
+                try db.execute(
+                    "INSERT INTO t(id, a) VALUES (?, ?)", arguments: [DatabaseValue.integer(Int64(200 + offset)), DatabaseValue.text(text)])
             }
             for (offset, text) in texts.enumerated() {
                 for id in [offset, 100 + offset, 200 + offset] {

@@ -18,7 +18,7 @@ import Testing
             for id in 1...rows {
                 try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", id, "héllo \(id)", id * 10, Double(id) / 2, Data([UInt8(id)]))
             }
-            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", rows + 1, nil, nil, nil, nil)
+            try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", arguments: [rows + 1, nil, nil, nil, nil])
         }
         return manager
     }
@@ -71,7 +71,7 @@ import Testing
         }
         try manager.withDatabase { db in
             let two = try ids(try db.fetchCursor("SELECT id FROM t WHERE id BETWEEN ? AND ? ORDER BY id", 2, 3))
-            let values = try ids(try db.fetchCursor("SELECT id FROM t WHERE id > ? ORDER BY id", arguments: [.integer(3)]))
+            let values = try ids(try db.fetchCursor("SELECT id FROM t WHERE id > ? ORDER BY id", arguments: [DatabaseValue.integer(3)]))
             let named = try ids(try db.fetchCursor("SELECT id FROM t WHERE id < :id ORDER BY id", arguments: ["id": 3]))
             #expect(two == [2, 3] && values == [4] && named == [1, 2])
             let error = thrownError { _ = try db.fetchCursor("SELECT id FROM t WHERE id = ?") } as? SQLiteError

@@ -49,7 +49,7 @@ import Testing
         let manager = try dir.createdManager(table: "CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
         try manager.transactionSync { db in
             for (index, value) in samples.enumerated() {
-                try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [.integer(Int64(index)), value])
+                try db.execute("INSERT INTO t VALUES (?, ?)", arguments: [DatabaseValue.integer(Int64(index)), value])
             }
         }
         let rows = try manager.fetchAll("SELECT v FROM t ORDER BY id")
@@ -73,7 +73,9 @@ import Testing
         let values = samples + texts
         try manager.transactionSync { db in
             for (index, value) in values.enumerated() {
-                try db.execute("INSERT INTO t VALUES (?, ?, ?)", arguments: [.integer(Int64(index)), value, .integer(Int64(index))])
+                try db.execute(
+                    "INSERT INTO t VALUES (?, ?, ?)",
+                    arguments: [DatabaseValue.integer(Int64(index)), value, DatabaseValue.integer(Int64(index))])
             }
         }
         for (index, value) in values.enumerated() {

@@ -57,7 +57,7 @@ import Testing
         for arguments in [[], ["only one"], ["one", "two", "three"]] as [[String]] {
             do {
                 try manager.withDatabase { db in
-                    try db.execute(sql, values: arguments.map { $0 as (any DatabaseValueConvertible)? })
+                    try db.execute(sql, arguments: StatementArguments(arguments))
                 }
                 Issue.record("expected a range error for \(arguments.count) arguments")
             } catch let error as SQLiteError {

@@ -39,7 +39,7 @@ TARGETS = {
     "SQLCipherKeys": [["Keys"], ["KeySlots"]],
     "SQLCipherEngine": [],
     "SQLCipherQuery": [["Query"], ["Records"], ["Migration"]],
-    "SQLCipherManager": [["Manager"], ["Flows"]],
+    "SQLCipherManager": [["Errors"], ["Manager"], ["Flows"]],
 }
 
 # The C modules and the one folder that may import each.

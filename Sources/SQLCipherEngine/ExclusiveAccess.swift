@@ -38,8 +38,8 @@ package final class ExclusiveAccess {
     /// encrypted), waiting up to `timeout` seconds, then refuses when another process has the
     /// file open. The connection is closed on any failure.
     ///
-    /// - Throws: ``DatabaseManagerError/openElsewhere(path:processID:processName:)`` naming the
-    ///   other process, ``DatabaseManagerError/busy(path:underlying:)`` when another connection
+    /// - Throws: ``EngineFailure/openElsewhere(path:processID:processName:)`` naming the
+    ///   other process, ``EngineFailure/busy(path:underlying:)`` when another connection
     ///   of this process holds it.
     static func take(_ connection: Connection, target: String, timeout: TimeInterval) throws -> ExclusiveAccess {
         let access: ExclusiveAccess
@@ -57,11 +57,11 @@ package final class ExclusiveAccess {
         }
         if let other = access.otherOpeners().first {
             access.close()
-            throw DatabaseManagerError.openElsewhere(path: target, processID: other.processID, processName: other.name)
+            throw EngineFailure.openElsewhere(path: target, processID: other.processID, processName: other.name)
         }
         if access.isOpenTwiceHere {
             access.close()
-            throw DatabaseManagerError.busy(path: target, underlying: sharedHere)
+            throw EngineFailure.busy(path: target, underlying: sharedHere)
         }
         return access
     }
@@ -86,7 +86,7 @@ package final class ExclusiveAccess {
     /// Why the lock was not granted: the other process that has the file open (from `/proc`, or
     /// in WAL mode SQLite's lock on the `-shm`'s byte 128, its "DMS" byte), or `busy` when none
     /// is found (another connection of this process).
-    private static func refusal(target: String, underlying: SQLiteError) -> DatabaseManagerError {
+    private static func refusal(target: String, underlying: SQLiteError) -> EngineFailure {
         if let other = FileSystem.otherProcesses(withOpenAt: ([""] + FileSystem.sidecarSuffixes).map { target + $0 }).first {
             return .openElsewhere(path: target, processID: other.processID, processName: other.name)
         }
@@ -127,7 +127,7 @@ package final class ExclusiveAccess {
             let result = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
             _ = try result.step()
             guard result.int64(at: 0) == 0 else {
-                throw DatabaseManagerError.busy(
+                throw EngineFailure.busy(
                     path: target, underlying: SQLiteError(extendedCode: .busy, message: "the -wal could not be checkpointed"))
             }
         }
@@ -152,12 +152,12 @@ package final class ExclusiveAccess {
     /// Every `link`, `rename` and `unlink` is followed by an `fsync` of the directory.
     ///
     /// - Throws: while the old file is at the path: a file-system error, or
-    ///   ``DatabaseManagerError/openElsewhere(path:processID:processName:)`` once the old file
+    ///   ``EngineFailure/openElsewhere(path:processID:processName:)`` once the old file
     ///   was put back; ``LeftForRecovery`` when it could not be.
     package func install(_ copy: String) throws {
         let previous = Self.previousName(of: target)
         let directory = DatabaseFile(path: target).directory
-        guard let old = FileSystem.identity(of: target) else { throw DatabaseManagerError.fileNotFound(path: target) }
+        guard let old = FileSystem.identity(of: target) else { throw EngineFailure.fileNotFound(path: target) }
         // A link or another user's file planted at the second name is refused and left alone.
         try FileSystem.removeLeftover(previous)
         try FileSystem.link(target, to: previous)
@@ -177,12 +177,12 @@ package final class ExclusiveAccess {
             if late != nil || (FileSystem.descriptorsOfThisProcess(on: old) ?? 1) > 1 {
                 try FileSystem.rename(previous, to: target)
                 try FileSystem.sync(directory)
-                guard let late else { throw DatabaseManagerError.busy(path: target, underlying: Self.sharedHere) }
-                throw DatabaseManagerError.openElsewhere(path: target, processID: late.processID, processName: late.name)
+                guard let late else { throw EngineFailure.busy(path: target, underlying: Self.sharedHere) }
+                throw EngineFailure.openElsewhere(path: target, processID: late.processID, processName: late.name)
             }
             try FileSystem.remove(previous)
             try FileSystem.sync(directory)
-        } catch let error as DatabaseManagerError {
+        } catch let error as EngineFailure {
             throw error
         } catch {
             throw LeftForRecovery(underlying: error)

@@ -134,7 +134,7 @@ package struct ExportOperation {
     /// Takes the operation lock and journals phase `export`.
     private func begin(_ progress: ((Double) -> Void)?) throws -> (OperationLock, ProgressReporter, OperationJournal) {
         guard let lock = try OperationLock.acquire(for: target) else {
-            throw DatabaseManagerError.operationInProgress(path: target)
+            throw EngineFailure.operationInProgress(path: target)
         }
         let reporter = ProgressReporter(progress)
         reporter(0)
@@ -192,13 +192,13 @@ package struct ExportOperation {
     private func preflight(sourcePath: String) throws {
         switch (install, DatabaseFile(path: target).kind()) {
         case (.replace, _):
-            guard FileSystem.isWritable(target) else { throw DatabaseManagerError.permissionDenied(path: target, underlying: nil) }
+            guard FileSystem.isWritable(target) else { throw EngineFailure.permissionDenied(path: target) }
         case (.create, .missing): break
-        case (.create, .parentDirectoryMissing): throw DatabaseManagerError.parentDirectoryMissing(path: target)
-        case (.create, _): throw DatabaseManagerError.fileAlreadyExists(path: target)
+        case (.create, .parentDirectoryMissing): throw EngineFailure.parentDirectoryMissing(path: target)
+        case (.create, _): throw EngineFailure.fileAlreadyExists(path: target)
         }
         guard FileSystem.isWritable(directory) else {
-            throw DatabaseManagerError.permissionDenied(path: directory, underlying: nil)
+            throw EngineFailure.permissionDenied(path: directory)
         }
         // A link or another user's file planted at a name this will create is refused now,
         // before any work, and left alone (the copy's sidecars SQLite would write through).
@@ -208,7 +208,7 @@ package struct ExportOperation {
         let needed = 2 * FileSystem.databaseSize(of: sourcePath)
         let available = try FileSystem.availableSpace(in: directory)
         guard available >= needed else {
-            throw DatabaseManagerError.insufficientDiskSpace(path: directory, needed: needed, available: available)
+            throw EngineFailure.insufficientDiskSpace(path: directory, needed: needed, available: available)
         }
     }
 
@@ -225,31 +225,22 @@ package struct ExportOperation {
     /// `PRAGMA integrity_check`, the schema, every table's row count, `user_version` and
     /// `application_id`; puts it in WAL mode when the source was. The caller flushes it.
     private func verifyCopy(_ result: ExportResult) throws {
-        do {
-            let connection = try openCopy()
-            defer { connection.close() }
-            // integrity_check reads every page; with them cached, the row counts decrypt nothing.
-            try connection.executeScript("PRAGMA cache_size = \(Connection.scanCacheSize(forFileAt: copy.path))")
-            var check: [String] = []
-            try connection.forEachRow("PRAGMA integrity_check") { row in row.text(at: 0).map { check.append($0) } }
-            guard check == ["ok"] else {
-                throw DatabaseManagerError.verificationFailed(
-                    path: target, reason: "integrity_check: " + check.prefix(3).joined(separator: "; "))
-            }
-            try cipherIntegrityCheck(connection)
-            let found = try DatabaseFingerprint(connection)
-            guard found == result.fingerprint else {
-                throw DatabaseManagerError.verificationFailed(path: target, reason: found.difference(from: result.fingerprint))
-            }
-            if result.sourceIsWAL { try connection.executeScript("PRAGMA journal_mode = WAL") }
-        } catch let error as DatabaseManagerError {
-            switch error.kind {
-            case .verificationFailed: throw error
-            // An interrupt (Ctrl-C) stopped the check: nothing is known to be wrong with the copy.
-            case .sqlite(let underlying) where underlying.code == .interrupt: throw underlying
-            default: throw DatabaseManagerError.verificationFailed(path: target, reason: error.description)
-            }
+        let connection = try openCopy()
+        defer { connection.close() }
+        // integrity_check reads every page; with them cached, the row counts decrypt nothing.
+        try connection.executeScript("PRAGMA cache_size = \(Connection.scanCacheSize(forFileAt: copy.path))")
+        var check: [String] = []
+        try connection.forEachRow("PRAGMA integrity_check") { row in row.text(at: 0).map { check.append($0) } }
+        guard check == ["ok"] else {
+            throw EngineFailure.verificationFailed(
+                path: target, reason: "integrity_check: " + check.prefix(3).joined(separator: "; "))
         }
+        try cipherIntegrityCheck(connection)
+        let found = try DatabaseFingerprint(connection)
+        guard found == result.fingerprint else {
+            throw EngineFailure.verificationFailed(path: target, reason: found.difference(from: result.fingerprint))
+        }
+        if result.sourceIsWAL { try connection.executeScript("PRAGMA journal_mode = WAL") }
     }
 
     /// `PRAGMA cipher_integrity_check` (every page's HMAC) where the linked SQLCipher has it
@@ -264,19 +255,26 @@ package struct ExportOperation {
         var problems: [String] = []
         try connection.forEachRow("PRAGMA cipher_integrity_check") { row in row.text(at: 0).map { problems.append($0) } }
         guard problems.isEmpty else {
-            throw DatabaseManagerError.verificationFailed(
+            throw EngineFailure.verificationFailed(
                 path: target, reason: "cipher_integrity_check: " + problems.prefix(3).joined(separator: "; "))
         }
     }
 
-    /// A fresh connection to the copy: keyed like the target will be, or plaintext.
+    /// A fresh connection to the copy: keyed like the target will be, or plaintext. A copy that
+    /// does not open is ``EngineFailure/copyRefused(path:underlying:)``, whatever refused it.
     private func openCopy() throws -> Connection {
         // A copy in the plaintext-header form starts with SQLite's header too; ciphertext follows.
         let isPlaintext = DatabaseFile(path: copy.path).isPlaintextSQLite && !HeaderSaltFile.hasPlaintextHeaderForm(copy.path)
         if copy.key == nil, !isPlaintext {
-            throw DatabaseManagerError.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
+            throw EngineFailure.verificationFailed(path: target, reason: "the copy is not a plaintext SQLite file")
         }
-        if copy.key != nil, isPlaintext { throw DatabaseManagerError.encryptionNotActive(path: target) }
-        return try copyOpener(copy.path, copy.key)
+        if copy.key != nil, isPlaintext {
+            throw EngineFailure.copyRefused(path: target, underlying: EngineFailure.encryptionNotActive(path: target))
+        }
+        do {
+            return try copyOpener(copy.path, copy.key)
+        } catch {
+            throw EngineFailure.copyRefused(path: target, underlying: error)
+        }
     }
 }

@@ -101,14 +101,14 @@ package struct OperationJournal: Equatable {
 
     /// The journal beside `target`, `nil` when there is none.
     ///
-    /// - Throws: ``DatabaseManagerError/recoveryFailed(path:reason:)`` when a file is there but
+    /// - Throws: ``EngineFailure/recoveryFailed(path:reason:)`` when a file is there but
     ///   is not a journal this code wrote.
     package static func read(for target: String) throws -> OperationJournal? {
         let path = path(for: target)
         guard let data = try FileSystem.readCapped(path, limit: sizeLimit) else { return nil }
         guard let journal = OperationJournal(decoding: String(decoding: data, as: UTF8.self))
         else {
-            throw DatabaseManagerError.recoveryFailed(path: path, reason: "the journal file cannot be read or parsed")
+            throw EngineFailure.recoveryFailed(path: path, reason: "the journal file cannot be read or parsed")
         }
         return journal
     }

@@ -43,7 +43,7 @@ extension DatabaseFile {
     /// is not SQLite's (too short, a page size that is not a power of two from 512 to 65536,
     /// payload fractions other than 64/32/32, unknown format versions, or smaller than a page),
     /// so it is not a database at all. `nil` for a plausible plaintext database.
-    var plaintextHeaderProblem: String? {
+    package var plaintextHeaderProblem: String? {
         guard let header = header(count: 100) else { return nil }
         guard header.count == 100 else {
             return "it starts with SQLite's header text but is only \(header.count) bytes, shorter than a 100-byte SQLite header"

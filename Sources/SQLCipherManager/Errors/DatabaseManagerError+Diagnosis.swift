@@ -1,16 +1,21 @@
+import SQLCipherCore
+import SQLCipherEngine
+
 // MARK: - Diagnosis of a failed open or unlock
 
 extension DatabaseManagerError {
     /// Turns a failure to open or unlock `path` into the error a user can act on, looking at the
     /// file itself where SQLite's code is ambiguous (26 means wrong key, other settings,
     /// plaintext file or not a database). A ``DatabaseManagerError`` stays as it is; a
-    /// ``KeySlotError`` is kept in ``keySlots(_:)``; a file-system failure is translated by its
-    /// `errno` (``init(_:)``).
-    package init(diagnosing error: any Error, path: String) {
+    /// ``KeySlotError`` is kept in ``keySlots(_:)``; the export engine's ``EngineFailure`` and a
+    /// file-system failure (by its `errno`) are said as the manager says them (``init(_:)``).
+    init(diagnosing error: any Error, path: String) {
         if let error = error as? DatabaseManagerError {
             self = error
         } else if let error = error as? KeySlotError {
             self = .keySlots(error)
+        } else if let failure = error as? EngineFailure {
+            self = DatabaseManagerError(failure)
         } else if let failure = error as? FileSystem.Failure {
             self = DatabaseManagerError(failure)
         } else if let error = error as? SQLiteError {
@@ -42,7 +47,7 @@ extension DatabaseManagerError {
 
     /// What is wrong with the file at `path` before any key is tried (``DatabaseFile``'s look
     /// at the path and the header), or `nil` when it could be an SQLCipher database.
-    package init?(problemBeforeUnlockAt path: String) {
+    init?(problemBeforeUnlockAt path: String) {
         let file = DatabaseFile(path: path)
         if let reason = file.pathProblem {
             self = .invalidPath(path: path, reason: reason)
@@ -68,7 +73,7 @@ extension DatabaseManagerError {
     /// refuses the file at `path` before it asks for a key, or `nil` for a plaintext SQLite
     /// database: an empty or non-plaintext file is ``notPlaintextDatabase(path:)``, anything
     /// else what an unlock would say (``init(problemBeforeUnlockAt:)``).
-    package init?(problemBeforeEncryptingAt path: String) {
+    init?(problemBeforeEncryptingAt path: String) {
         switch DatabaseFile(path: path).kind() {
         case .plaintextSQLite: return nil
         case .empty, .encryptedOrNotADatabase: self = .notPlaintextDatabase(path: path)

@@ -63,7 +63,7 @@ public struct KeySlotOptions: Sendable, Hashable {
             return parameters
         }
         guard Self.targetUnlockTimes.contains(targetUnlockTime) else {
-            throw DatabaseManagerError.invalidOption(
+            throw KeySlotFailure.invalidOption(
                 name: "targetUnlockTime", reason: "\(targetUnlockTime) s is outside \(Self.targetUnlockTimes)")
         }
         let floor = allowsWeakKeyDerivation ? Sodium.argon2idMinimum.opsLimit : Argon2Parameters.minimum.opsLimit

@@ -105,13 +105,13 @@ package struct KeySlotStore {
     }
 
     /// With the current file proved (it gave the open database's key) and the lock held: removes a
-    /// debris `.next` (``nextIsDebris``); throws ``DatabaseManagerError/operationInProgress(path:)``
+    /// debris `.next` (``nextIsDebris``); throws ``KeySlotFailure/operationInProgress(path:)``
     /// for a complete one (a transition to finish first, at the next unlock).
     package func removeNextIfDebris() throws {
         guard hasNext else { return }
         if nextIsDebris { return try removeNext() }
         _ = try readNext()  // a pipe or a directory is its own error
-        throw DatabaseManagerError.operationInProgress(path: database)
+        throw KeySlotFailure.operationInProgress(path: database)
     }
 
     /// Removes the slot file (after a conversion back to a password), directory flushed.
@@ -137,7 +137,7 @@ package struct KeySlotStore {
     /// every change and by the completion of an interrupted transition.
     package func lock() throws -> OperationLock {
         guard let lock = try OperationLock.acquire(for: path) else {
-            throw DatabaseManagerError.operationInProgress(path: database)
+            throw KeySlotFailure.operationInProgress(path: database)
         }
         return lock
     }

@@ -24,9 +24,9 @@ public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugSt
 
     /// Copies 32 raw bytes into a new key. The caller should wipe its own copy.
     ///
-    /// - Throws: ``DatabaseManagerError/invalidKeyLength(_:)`` unless there are exactly 32 bytes.
+    /// - Throws: ``DatabaseKeyError/invalidKeyLength(_:)`` unless there are exactly 32 bytes.
     public convenience init<C: Collection>(bytes: C) throws where C.Element == UInt8 {
-        guard bytes.count == Self.byteCount else { throw DatabaseManagerError.invalidKeyLength(bytes.count) }
+        guard bytes.count == Self.byteCount else { throw DatabaseKeyError.invalidKeyLength(bytes.count) }
         self.init(secret: SecretBytes(bytes))
     }
 
@@ -34,7 +34,7 @@ public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugSt
     /// which reads the kernel's CSPRNG: `getrandom(2)` on Linux, `arc4random` on Apple systems),
     /// written straight into the zeroable buffer.
     ///
-    /// - Throws: ``DatabaseManagerError/randomSourceFailed(reason:)`` when the system refuses.
+    /// - Throws: ``DatabaseKeyError/randomSourceFailed(reason:)`` when the system refuses.
     public static func generate() throws -> DatabaseKey {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 1)
         defer {
@@ -44,7 +44,7 @@ public final class DatabaseKey: Sendable, CustomStringConvertible, CustomDebugSt
         do throws(Errno) {
             try POSIX.fillRandom(buffer)
         } catch {
-            throw DatabaseManagerError.randomSourceFailed(reason: error.description)
+            throw DatabaseKeyError.randomSourceFailed(reason: error.description)
         }
         return DatabaseKey(secret: SecretBytes(UnsafeRawBufferPointer(buffer)))
     }

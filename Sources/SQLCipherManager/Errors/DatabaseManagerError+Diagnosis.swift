@@ -1,21 +1,15 @@
 import SQLCipherCore
-import SQLCipherEngine
 
 // MARK: - Diagnosis of a failed open or unlock
 
 extension DatabaseManagerError {
     /// Turns a failure to open or unlock `path` into the error a user can act on, looking at the
     /// file itself where SQLite's code is ambiguous (26 means wrong key, other settings,
-    /// plaintext file or not a database). A ``DatabaseManagerError`` stays as it is; a
-    /// ``KeySlotError`` is kept in ``keySlots(_:)``; the export engine's ``EngineFailure`` and a
-    /// file-system failure (by its `errno`) are said as the manager says them (``init(_:)``).
+    /// plaintext file or not a database). The errors of the layers below are said as the manager
+    /// says them (``init(layerError:)``), a file-system failure by its `errno` (``init(_:)``).
     init(diagnosing error: any Error, path: String) {
-        if let error = error as? DatabaseManagerError {
-            self = error
-        } else if let error = error as? KeySlotError {
-            self = .keySlots(error)
-        } else if let failure = error as? EngineFailure {
-            self = DatabaseManagerError(failure)
+        if let mapped = DatabaseManagerError(layerError: error) {
+            self = mapped
         } else if let failure = error as? FileSystem.Failure {
             self = DatabaseManagerError(failure)
         } else if let error = error as? SQLiteError {

@@ -178,8 +178,10 @@ public final class DatabaseManager: @unchecked Sendable {
     /// closures on this thread (``DatabaseManagerError/reentrantCall(_:inside:)``), where it would
     /// wait for the closure or change the connection under it.
     ///
-    /// The one place a flow's ``KeySlotError`` (the key-slot layer's own error) becomes
-    /// ``DatabaseManagerError/keySlots(_:)``, so that the manager's public calls throw one type.
+    /// The one place a flow's errors of the layers below (the key layer's ``KeySlotError``,
+    /// ``DatabaseKeyError`` and ``KeySlotFailure``, the engine's ``EngineFailure``) become the
+    /// ``DatabaseManagerError`` a user sees (``DatabaseManagerError/init(layerError:)``), so that
+    /// the manager's public calls throw one type.
     func locked<T>(_ call: String = #function, _ body: () throws -> T) throws -> T {
         if let scope = lock.innermostScope {
             throw DatabaseManagerError.reentrantCall(call, inside: ManagerLock.name(of: scope))
@@ -188,8 +190,8 @@ public final class DatabaseManager: @unchecked Sendable {
         defer { unlockDeliveringEvents() }
         do {
             return try body()
-        } catch let error as KeySlotError {
-            throw DatabaseManagerError.keySlots(error)
+        } catch {
+            throw DatabaseManagerError(layerError: error) ?? error
         }
     }
 

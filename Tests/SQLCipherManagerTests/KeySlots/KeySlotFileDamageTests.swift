@@ -105,7 +105,8 @@ struct KeySlotFileDamageTests {
         let parameters = try KeySlotOptions(targetUnlockTime: 0.05).parametersForNewSlot()
         #expect(parameters.meetsFloor)
         #expect(parameters.memoryKiB == 65_536)
-        #expect(thrownCase { _ = try KeySlotOptions(targetUnlockTime: 0).parametersForNewSlot() } == "invalidOption")
+        let refusal = thrownError { _ = try KeySlotOptions(targetUnlockTime: 0).parametersForNewSlot() }
+        #expect(refusal.flatMap { DatabaseManagerError(layerError: $0) }?.caseName == "invalidOption")
     }
 
     @Test("recovery keys round-trip through their written form; every typo of one character is caught")

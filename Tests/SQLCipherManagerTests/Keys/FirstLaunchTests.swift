@@ -184,7 +184,7 @@ struct FirstLaunchTests {
         let hexes = Set(keys.map { key in key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() } })
         #expect(hexes.count == 64)
         #expect(keys.allSatisfy { key in key.withUnsafeBytes { $0.count == 32 } })
-        #expect(throws: DatabaseManagerError.self) { _ = try DatabaseKey(bytes: [UInt8](repeating: 1, count: 31)) }
+        #expect(throws: DatabaseKeyError.invalidKeyLength(31)) { _ = try DatabaseKey(bytes: [UInt8](repeating: 1, count: 31)) }
     }
 
     /// The key's bytes and its hex form appear in no file of the directory but the key file.

@@ -9,8 +9,8 @@ what lies inside one target, in code (comments and string literals are skipped):
 - the folders of a target keep their order (LAYERS): a file may refer to the types, and the
   members added in extensions, of its own folder and of the folders before it in its target's
   list — by name, since the compiler sees one module;
-- a name FORBIDDEN to a folder (the SQLite, query and record layers throw `SQLiteError` or
-  their own errors, never `DatabaseManagerError`);
+- a name FORBIDDEN to a folder or a target (the SQLite, key, engine, query and record layers
+  throw `SQLiteError` or their own errors, never `DatabaseManagerError`);
 - SQLCipher's C API (CSQLCipher) is imported only in SQLCipherCore/SQLite/, libcrypto and
   libsodium (CCrypto, CSodium) only in SQLCipherCore/Crypto/ — SwiftPM would let any target
   above the core import them;
@@ -46,9 +46,13 @@ TARGETS = {
 C_MODULES = {"CSQLCipher": "SQLCipherCore/SQLite", "CCrypto": "SQLCipherCore/Crypto", "CSodium": "SQLCipherCore/Crypto"}
 C_IMPORT = re.compile(r"\bimport\s+(%s)\b" % "|".join(C_MODULES))
 
-# Names of Errors/ that some layers may not use, and why.
+# Names that some layers (a folder, or a target without folders) may not use, and why. The
+# compiler already keeps the layers below the manager from naming its error; this says why.
 FORBIDDEN = {
     "SQLite": {"DatabaseManagerError": "the SQLite layer fails with SQLiteError only"},
+    "Keys": {"DatabaseManagerError": "the key layer throws DatabaseKeyError, KeyStoreError and KeySlotFailure"},
+    "KeySlots": {"DatabaseManagerError": "the key-slot layer throws KeySlotError and KeySlotFailure"},
+    "SQLCipherEngine": {"DatabaseManagerError": "the engine throws EngineFailure; the manager maps it"},
     "Query": {"DatabaseManagerError": "the query layer throws SQLiteError only"},
     "Records": {"DatabaseManagerError": "the record calls throw RecordError and SQLiteError only"},
 }
@@ -206,8 +210,8 @@ def read_target(root, target, rows, problems):
     return files, rank
 
 
-def order_problems(files, rank):
-    """References from a folder to a folder after it in the same target."""
+def order_problems(target, files, rank):
+    """References from a folder to a folder after it in the same target, and forbidden names."""
     types, members, declared, problems = {}, {}, {}, []
     for folder, code in files.values():
         for name in DECLARATION.findall(code):
@@ -221,8 +225,9 @@ def order_problems(files, rank):
     for path, (folder, code) in sorted(files.items()):
         for lineno, line in enumerate(code.split("\n"), 1):
             for word in set(re.findall(r"\b[A-Za-z_]\w*\b", line)):
-                if word in FORBIDDEN.get(folder, {}):
-                    problems.append(f"{path}:{lineno}: {word} in {folder}/: {FORBIDDEN[folder][word]}")
+                forbidden = FORBIDDEN.get(folder or target, {})
+                if word in forbidden:
+                    problems.append(f"{path}:{lineno}: {word} in {folder or target}/: {forbidden[word]}")
                     continue
                 owner = types.get(word) or members.get(word)
                 if owner is None or owner == folder or rank.get(owner, 0) <= rank.get(folder, 0) or (folder, word) in ALLOWED:
@@ -332,7 +337,7 @@ def main():
     for target, rows in TARGETS.items():
         files, rank = read_target(os.path.join(sources, target), target, rows, problems)
         count += len(files)
-        problems += order_problems(files, rank)
+        problems += order_problems(target, files, rank)
         problems += c_problems(sources, files)
     problems += program_libc_problems(repository)
     problems += outer_import_problems(repository)

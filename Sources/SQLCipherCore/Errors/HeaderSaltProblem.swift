@@ -11,20 +11,3 @@ public enum HeaderSaltProblem: Sendable, Hashable {
     /// wrong, or the salt file is not this database's (copied from another one).
     case rejected
 }
-
-extension DatabaseManagerError {
-    static func headerSaltMessage(path: String, saltFile: String, problem: HeaderSaltProblem) -> String {
-        let form = "\(path) keeps its first 32 bytes in plaintext, so its salt is kept in \(saltFile)"
-        switch problem {
-        case .missing:
-            return "\(form), which is missing. Put the salt file back beside the database (from the backup "
-                + "made with it); the database cannot be opened without it."
-        case .damaged(let reason):
-            return "\(form), which is damaged (\(reason)). Restore the salt file from the backup made with the database."
-        case .rejected:
-            return "\(form), and with that salt the key given does not open it: either the password or key is "
-                + "wrong, or \(saltFile) belongs to another database. Check the password, then restore the salt "
-                + "file that was kept with this database."
-        }
-    }
-}

@@ -93,7 +93,14 @@ extension KeySlotError {
 
     /// `error` itself, or the key-slot error a ``DatabaseManagerError`` holds.
     private init?(_ error: any Error) {
-        guard let found = error as? KeySlotError ?? (error as? DatabaseManagerError)?.keySlotError else { return nil }
+        guard let found = error as? KeySlotError ?? (error as? any KeySlotErrorCarrier)?.keySlotError else { return nil }
         self = found
     }
+}
+
+/// An error of a layer above that can hold a ``KeySlotError`` (``DatabaseManagerError``), so that
+/// a key-slot code matches it too.
+package protocol KeySlotErrorCarrier: Error {
+    /// The key-slot error held, if any.
+    var keySlotError: KeySlotError? { get }
 }

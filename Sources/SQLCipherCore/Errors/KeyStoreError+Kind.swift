@@ -4,7 +4,7 @@ extension KeyStoreError {
     /// One case per failure, with the details its message needs. Each case has a static factory
     /// of the same name and labels on ``KeyStoreError`` (documented there) and a ``Code``: a case added
     /// here needs both, which the switch in ``code`` enforces.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case invalidIdentifier(String, reason: String)
         case insecurePermissions(path: String, mode: UInt32)
         case wrongOwner(path: String, owner: UInt32, expected: UInt32)

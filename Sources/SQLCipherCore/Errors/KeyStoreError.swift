@@ -10,7 +10,7 @@ import Foundation
 public struct KeyStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The failure and its details, one case per failure; the library switches over it, an app
     /// over ``code``.
-    let kind: Kind
+    package let kind: Kind
 
     /// The error of `kind`.
     init(_ kind: Kind) {

@@ -6,7 +6,7 @@ extension FileSystem {
     /// Why SQLite could not write the database at `path` (it reported `SQLITE_READONLY`): the
     /// first cause found on the file, then on its directory (where SQLite creates the
     /// `-journal`), or `nil` when none is found.
-    static func writeRefusal(at path: String) -> NotWritableReason? {
+    package static func writeRefusal(at path: String) -> NotWritableReason? {
         let parent = (path as NSString).deletingLastPathComponent
         let directory = parent.isEmpty ? "." : parent
         for candidate in [path, directory] where status(of: candidate) != nil {

@@ -9,11 +9,11 @@ package enum FileSystem {
     /// A failed call, with the operation and path for diagnosis.
     package struct Failure: Error, CustomStringConvertible {
         let operation: String
-        let path: String
-        let errno: Errno
+        package let path: String
+        package let errno: Errno
         /// Why a file found at `path` was refused and left alone (a symbolic link, a file of
         /// another user, a file too large to be ours); `nil` for a failed call.
-        var refusal: String? = nil
+        package var refusal: String? = nil
         package var description: String { "\(operation)(\(path)): " + (refusal ?? self.errno.description) }
     }
 

@@ -20,12 +20,22 @@ package enum HeaderSaltFile {
     /// `true` when the database at `path` has a salt file beside it.
     package static func exists(for database: String) -> Bool { FileSystem.size(of: path(for: database)) != nil }
 
-    /// The stored salt; a missing or unreadable salt file is
-    /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``, naming it.
-    package static func read(for database: String) throws(DatabaseManagerError) -> [UInt8] {
+    /// Why a database's salt file cannot be used; the manager says it as
+    /// ``DatabaseManagerError/headerSaltUnusable(path:saltFile:problem:)``.
+    package struct Unusable: Error, Equatable {
+        /// The database the salt belongs to.
+        package let database: String
+        /// Its salt file.
+        package let saltFile: String
+        /// What is wrong with it.
+        package let problem: HeaderSaltProblem
+    }
+
+    /// The stored salt; a missing or unreadable salt file is ``Unusable``, naming it.
+    package static func read(for database: String) throws(Unusable) -> [UInt8] {
         let file = path(for: database)
-        func unusable(_ problem: HeaderSaltProblem) -> DatabaseManagerError {
-            .headerSaltUnusable(path: database, saltFile: file, problem: problem)
+        func unusable(_ problem: HeaderSaltProblem) -> Unusable {
+            Unusable(database: database, saltFile: file, problem: problem)
         }
         guard FileSystem.size(of: file) != nil else { throw unusable(.missing) }
         guard let data = try? FileSystem.readCapped(file, limit: 256) else {

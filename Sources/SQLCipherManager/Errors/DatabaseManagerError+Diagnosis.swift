@@ -24,7 +24,7 @@ extension DatabaseManagerError {
         case .notADatabase:
             if HeaderSaltFile.hasPlaintextHeaderForm(path) {
                 // A missing or damaged salt file says so; a readable one was refused with the key.
-                do { _ = try HeaderSaltFile.read(for: path) } catch { return error }
+                do { _ = try HeaderSaltFile.read(for: path) } catch { return DatabaseManagerError(error) }
                 return .headerSaltUnusable(path: path, saltFile: HeaderSaltFile.path(for: path), problem: .rejected)
             }
             return DatabaseManagerError(problemBeforeUnlockAt: path) ?? .incorrectPasswordOrSettings(path: path)

@@ -6,7 +6,7 @@ import SQLCipherKeys
 
 extension DatabaseManagerError {
     /// The error a manager call throws for an error of a layer below it (the key layer's, the
-    /// export engine's), or `nil` for any other: the manager maps them where it catches, in
+    /// export engine's, a salt file's), or `nil` for any other: the manager maps them where it catches, in
     /// ``DatabaseManager/locked(_:_:)`` and ``init(diagnosing:path:)``. A ``DatabaseManagerError``
     /// stays as it is; a ``KeySlotError`` is kept in ``keySlots(_:)``.
     init?(layerError error: any Error) {
@@ -16,6 +16,7 @@ extension DatabaseManagerError {
         case let failure as KeySlotFailure: self = DatabaseManagerError(failure)
         case let error as DatabaseKeyError: self = DatabaseManagerError(error)
         case let failure as EngineFailure: self = DatabaseManagerError(failure)
+        case let failure as HeaderSaltFile.Unusable: self = DatabaseManagerError(failure)
         default: return nil
         }
     }
@@ -34,5 +35,10 @@ extension DatabaseManagerError {
         case .operationInProgress(let path): self = .operationInProgress(path: path)
         case .invalidOption(let name, let reason): self = .invalidOption(name: name, reason: reason)
         }
+    }
+
+    /// A salt file of a plaintext header that cannot be used.
+    init(_ failure: HeaderSaltFile.Unusable) {
+        self = .headerSaltUnusable(path: failure.database, saltFile: failure.saltFile, problem: failure.problem)
     }
 }

@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - Codes
 
 extension DatabaseManagerError {

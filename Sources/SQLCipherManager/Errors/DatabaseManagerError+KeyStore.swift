@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - The key store's failures, in words
 
 extension DatabaseManagerError {

@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - errno → error
 
 extension DatabaseManagerError {

@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - Equality
 
 extension DatabaseManagerError: Equatable {

@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - The failures
 
 extension DatabaseManagerError {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLCipherCore
 
 // MARK: - DatabaseManagerError
 
@@ -34,7 +35,7 @@ public struct DatabaseManagerError: Error, Sendable, CustomStringConvertible, Lo
     package let kind: Kind
 
     /// The error of `kind`.
-    init(_ kind: Kind) {
+    init(kind: Kind) {
         self.kind = kind
     }
 

@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - Diagnosis after the fact
 
 extension DatabaseManagerError {
@@ -6,7 +8,7 @@ extension DatabaseManagerError {
     /// password: the file is truncated (or was written with a smaller page size). A larger file
     /// may simply use smaller pages than the ones tried: that stays "other settings".
     /// A wrong raw key (`rawKey`) is ``DatabaseManagerError/incorrectKeyOrSettings(path:)``.
-    package func refinedUnlockFailure(path: String, pageSize: Int, rawKey: Bool = false) -> DatabaseManagerError {
+    func refinedUnlockFailure(path: String, pageSize: Int, rawKey: Bool = false) -> DatabaseManagerError {
         guard case .incorrectPasswordOrSettings = kind, let size = DatabaseFile(path: path).size else { return self }
         guard size < min(pageSize, 1024) else { return rawKey ? .incorrectKeyOrSettings(path: path) : self }
         return .notADatabase(
@@ -21,7 +23,7 @@ extension DatabaseManagerError {
     /// unlocks the file (`keyStillUnlocks` false): ``keyChanged(path:)``; otherwise the read met
     /// a damaged page: ``corrupt(path:underlying:)`` (see ``damagedPage(path:after:)``), and the
     /// manager is not closed for a key that still works.
-    package static func unreadablePage(_ error: SQLiteError, path: String, keyStillUnlocks: Bool) -> DatabaseManagerError {
+    static func unreadablePage(_ error: SQLiteError, path: String, keyStillUnlocks: Bool) -> DatabaseManagerError {
         keyStillUnlocks ? damagedPage(path: path, after: error) : .keyChanged(path: path)
     }
 
@@ -29,7 +31,7 @@ extension DatabaseManagerError {
     /// `SQLITE_NOTADB`, or the `SQLITE_ERROR` SQLCipher 4 leaves a check that met such a page
     /// with (its pager error state). The underlying error is then `SQLITE_CORRUPT`, as SQLCipher
     /// 3 reports the same damage, and says which check failed.
-    package static func damagedPage(path: String, after error: SQLiteError) -> DatabaseManagerError {
+    static func damagedPage(path: String, after error: SQLiteError) -> DatabaseManagerError {
         guard error.code == .notADatabase || error.code == .error else { return .corrupt(path: path, underlying: error) }
         let message = "database disk image is malformed: a page does not decrypt with the key that decrypted page 1"
         return .corrupt(path: path, underlying: SQLiteError(extendedCode: .corrupt, message: message, sql: error.sql))
@@ -44,7 +46,7 @@ extension DatabaseManagerError {
     /// `SQLITE_READONLY` (any extended code) → ``DatabaseManagerError/notWritable(path:reason:)``
     /// with the cause the file system gives, and `SQLITE_CANTOPEN` too when the file system
     /// names one (a journal that cannot be created). Any other error is returned as it is.
-    package static func translatingQueryError(_ error: any Error, path: String) -> any Error {
+    static func translatingQueryError(_ error: any Error, path: String) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         switch error.code {
         case .corrupt: return DatabaseManagerError.corrupt(path: path, underlying: error)

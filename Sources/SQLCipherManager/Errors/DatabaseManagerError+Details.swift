@@ -1,3 +1,5 @@
+import SQLCipherCore
+
 // MARK: - The details an app acts on
 
 extension DatabaseManagerError {
@@ -120,3 +122,6 @@ extension DatabaseManagerError {
         if case .keyChangeInterrupted(_, let side) = kind { side } else { nil }
     }
 }
+
+/// A ``KeySlotError`` code matches the manager's error that holds it.
+extension DatabaseManagerError: KeySlotErrorCarrier {}

@@ -110,6 +110,31 @@ struct BackupTests {
         #expect(FileSnapshot(dir.url) == snapshot)
     }
 
+    @Test("a snapshot the source's lock keeps out is refused as busy, naming the source; nothing is left")
+    func lockedSource() throws {
+        let dir = TemporaryDirectory()
+        try RichDatabase.makeEncrypted(in: dir, rows: 20)
+        let holder = dir.manager()
+        try holder.open(password: "old-secret")
+        let manager = dir.manager { $0.busyTimeout = .milliseconds(100) }
+        try manager.open(password: "old-secret")
+        let before = FileSnapshot(dir.url)
+        var locked = false
+        do {
+            // Progress 0 comes once the backup's connection is open, before its snapshot.
+            try manager.backup(to: dir.file("backup.db")) { _ in
+                if !locked { locked = (try? holder.withDatabase { try $0.executeScript("BEGIN EXCLUSIVE") }) != nil }
+            }
+            Issue.record("the backup read the source under another connection's exclusive lock")
+        } catch let error as DatabaseManagerError {
+            #expect(error.code == .busy)
+            #expect(error.path == dir.file().path)
+        }
+        #expect(locked)
+        try holder.withDatabase { try $0.executeScript("ROLLBACK") }
+        #expect(FileSnapshot(dir.url) == before)
+    }
+
     @Test("a key-slot database is backed up as a password database; the same key is refused")
     func keySlotDatabase() throws {
         let dir = TemporaryDirectory()

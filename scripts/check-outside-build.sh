@@ -21,9 +21,23 @@ let package = Package(
     ]
 )
 MANIFEST
+# An app's switch over error codes: it must have a `default` (the codes are a struct's static
+# members), which is where a code added by a later version goes.
 cat > "$app/Sources/App/main.swift" <<'SOURCE'
 import SQLCipherManager
-print(DatabaseManager(url: nil).isOpen)
+let manager = DatabaseManager(url: nil)
+do {
+    try manager.open(password: "password")
+} catch let error as DatabaseManagerError {
+    switch error.code {
+    case .notConfigured: print("no database URL yet")
+    case .incorrectPasswordOrSettings: print("wrong password")
+    default: print(error)
+    }
+} catch {
+    print(error)
+}
+print(manager.isOpen)
 SOURCE
 output=$(cd "$app" && swift build 2>&1) || { echo "$output"; echo "error: the outside package did not build" >&2; exit 1; }
 if grep -i "warning" <<<"$output"; then

@@ -174,7 +174,13 @@ package struct ExportOperation {
         // readable by its owner only.
         let ownerOnly = copy.key == nil || kind == .backup
         try FileSystem.copyAccess(from: source.path, to: copy.path, mask: ownerOnly ? 0o700 : 0o7777)
-        let result = try source.export(to: copy, progress: progress)
+        let result: ExportResult
+        do {
+            result = try source.export(to: copy, progress: progress)
+        } catch let error as SQLiteError where error.code == .busy || error.code == .locked {
+            // The copy is this operation's own: a lock SQLite waited for is on the source.
+            throw EngineFailure.busy(path: source.path, underlying: error)
+        }
         // SQLite did not flush the copy (it is scratch until installed): it reaches the disk
         // while it is verified, and must be there before it is fingerprinted and journalled
         // for the install. Every path out waits for the flush.

@@ -116,10 +116,6 @@ extension DatabaseManager {
             }
         } catch {
             if handle?.isCancelled == true { throw CancellationError() }
-            // The copy is the backup's own: a lock SQLite waited for is on the source.
-            if let error = error as? SQLiteError, error.code == .busy || error.code == .locked {
-                throw DatabaseManagerError.busy(path: source.path, underlying: error)
-            }
             throw DatabaseManagerError(diagnosing: error, path: target)
         }
     }
